@@ -1,0 +1,1 @@
+export { type AskOptions, type ConfirmOptions, ask, confirm } from './confirm.js';

@@ -1,0 +1,18 @@
+/**
+ * Errors a tool or resource handler raises on purpose. A `UserError` carries one sentence that is
+ * safe to show the model and the user: what failed and what to do. Anything else that escapes a
+ * handler is an internal failure and is reported without its message or stack.
+ *
+ * @example
+ * ```ts
+ * throw new UserError('File "notes/a.md" does not exist; list the directory to see what is there.');
+ * ```
+ */
+export class UserError extends Error {
+  override readonly name = 'UserError';
+}
+
+/** True for an error whose message was written for the user (see {@link UserError}). */
+export function isUserError(error: unknown): error is UserError {
+  return error instanceof UserError;
+}

@@ -1,0 +1,70 @@
+import type { CursorCodec, CursorPosition, PositionGuard } from './cursorCodec.js';
+import { assertPageSize } from './pageSize.js';
+import type { Page } from './paginateArray.js';
+
+/** One item of a resumable stream, with the position that resumes right after it. */
+export interface SourceItem<T, P extends CursorPosition> {
+  item: T;
+  position: P;
+}
+
+/**
+ * A resumable stream: started with `undefined` it yields from the beginning; started with a
+ * position it yields what comes after that item, without re-reading what came before. A directory
+ * walk, `git log`, or a keyset SQL query fits this shape.
+ */
+export type PageSource<T, P extends CursorPosition> = (
+  from: P | undefined,
+  signal?: AbortSignal,
+) => AsyncIterable<SourceItem<T, P>>;
+
+export interface PaginateSourceOptions<P extends CursorPosition> {
+  codec: CursorCodec;
+  /** Name the cursor is bound to, e.g. `'git_log'`. */
+  list: string;
+  /** The client's cursor; `undefined` for the first page. */
+  cursor: string | undefined;
+  pageSize: number;
+  /** Stops the read between items; the source also receives it for its own I/O. */
+  signal?: AbortSignal;
+  /** Checks a decoded position before the source sees it. */
+  isPosition?: PositionGuard<P>;
+}
+
+/**
+ * Reads one page from a resumable stream. It takes `pageSize + 1` items to learn whether another
+ * page exists, then stops the stream (its `finally` blocks run, so handles close); the next cursor
+ * holds the position of the last item returned.
+ *
+ * @example
+ * ```ts
+ * const commits: PageSource<Commit, { after: string }> = async function* (from, signal) {
+ *   for await (const c of gitLog({ after: from?.after, signal })) yield { item: c, position: { after: c.sha } };
+ * };
+ * const { page, nextCursor } = await paginateSource(commits, { codec, list: 'git_log', cursor, pageSize: 50 });
+ * ```
+ */
+export async function paginateSource<T, P extends CursorPosition>(
+  source: PageSource<T, P>,
+  options: PaginateSourceOptions<P>,
+): Promise<Page<T>> {
+  const { codec, list, cursor, pageSize, signal, isPosition } = options;
+  assertPageSize(pageSize);
+  const from = cursor === undefined ? undefined : codec.decode(list, cursor, isPosition);
+  signal?.throwIfAborted();
+
+  const page: T[] = [];
+  let last: P | undefined;
+  let more = false;
+  for await (const { item, position } of source(from, signal)) {
+    if (page.length === pageSize) {
+      more = true;
+      break;
+    }
+    page.push(item);
+    last = position;
+    signal?.throwIfAborted();
+  }
+  if (!more || last === undefined) return { page };
+  return { page, nextCursor: codec.encode(list, last) };
+}

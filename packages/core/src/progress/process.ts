@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { UserError } from '../errors/index.js';
+import { CancelledError } from './cancel.js';
+
+export interface RunProcessOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Kill the process after this long. Default 30 s. */
+  timeoutMs?: number;
+  /** Stop reading (and kill the process) past this many bytes of stdout. Default 16 MiB. */
+  maxOutputBytes?: number;
+  input?: string;
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** True when stdout went past `maxOutputBytes` and was cut. */
+  truncated: boolean;
+}
+
+/**
+ * Runs a program with an argument array (never a shell), bounded in time and output, and killed
+ * when the call is cancelled: the child does not outlive the request that started it.
+ *
+ * @example
+ * ```ts
+ * const { stdout } = await runProcess('git', ['--no-pager', 'status', '--porcelain'], { cwd, signal });
+ * ```
+ */
+export function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}) {
+  const maxOut = options.maxOutputBytes ?? 16 * 1024 * 1024;
+  return new Promise<ProcessResult>((resolve, reject) => {
+    if (options.signal?.aborted) return reject(new CancelledError());
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      shell: false,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let truncated = false;
+    let why: 'cancelled' | 'timeout' | undefined;
+    const kill = (reason: 'cancelled' | 'timeout') => {
+      why ??= reason;
+      child.kill('SIGKILL');
+    };
+    const onAbort = () => kill('cancelled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => kill('timeout'), options.timeoutMs ?? 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (truncated) return;
+      outBytes += chunk.byteLength;
+      if (outBytes > maxOut) {
+        truncated = true;
+        out.push(chunk.subarray(0, chunk.byteLength - (outBytes - maxOut)));
+        child.kill('SIGKILL');
+      } else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      // stderr is for diagnostics: keep the first 64 KiB only.
+      if (errBytes < 65_536) err.push(chunk);
+      errBytes += chunk.byteLength;
+    });
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(e.code === 'ENOENT' ? new UserError(`The program "${command}" is not installed or not on PATH.`) : e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (why === 'cancelled') return reject(new CancelledError());
+      if (why === 'timeout') return reject(new UserError(`"${command}" took too long and was stopped.`));
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        truncated,
+      });
+    });
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}

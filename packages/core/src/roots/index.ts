@@ -1,0 +1,11 @@
+export { type ClientRootsOptions, ClientRootsState, type RootsChangeListener } from './client-roots.js';
+export { MAX_PATH_INPUT_LENGTH, type PathInputOptions, parsePathInput } from './path-input.js';
+export {
+  OUTSIDE_DISPLAY,
+  type ResolveMode,
+  type ResolvedPath,
+  type Root,
+  RootSet,
+  type RootSetOptions,
+} from './root-set.js';
+export { type FileUriProblem, type FileUriResult, parseFileUri, pathToRootUri, rootUriToPath } from './uri.js';

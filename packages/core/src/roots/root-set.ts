@@ -1,0 +1,228 @@
+/**
+ * The allowed set of directories, and the one place that turns a user-supplied path into a real
+ * path inside it (or a clear `UserError`).
+ */
+import { realpath, stat } from 'node:fs/promises';
+import os from 'node:os';
+import { isWithin, pathFor } from './containment.js';
+import { locate } from './locate.js';
+import {
+  danglingLinkError,
+  linkLoopError,
+  nameTooLongError,
+  noRootsError,
+  notDirectoryError,
+  outsideError,
+  permissionError,
+  symlinkOutsideError,
+} from './messages.js';
+import { parsePathInput } from './path-input.js';
+import { buildEntries, type Root, type RootCandidate, type RootEntry } from './root-entries.js';
+import { escapeControlChars } from './sanitize.js';
+import { existingUnicodeForm } from './unicode.js';
+
+export type { Root } from './root-entries.js';
+
+/** What the caller is about to do; writes never go through a dangling symbolic link. */
+export type ResolveMode = 'read' | 'write' | 'create-dir';
+
+/** A user path resolved inside the set. */
+export interface ResolvedPath {
+  /** The real path to operate on (for a missing path: realpath of its deepest ancestor + tail). */
+  readonly real: string;
+  /** The root that contains `real`. */
+  readonly root: Root;
+  /** `real` relative to its root, prefixed with the root's name ("app/src/x.ts"); safe to show. */
+  readonly display: string;
+  /** Whether `real` exists on disk right now. */
+  readonly exists: boolean;
+}
+
+/** Options for {@link RootSet.create}. */
+export interface RootSetOptions {
+  /** Home directory for `~` (in configured directories and in inputs). Defaults to `os.homedir()`. */
+  home?: string;
+}
+
+/** Display text for a path that no root contains. */
+export const OUTSIDE_DISPLAY = '<outside allowed directories>';
+
+const PLATFORM = process.platform;
+
+/**
+ * The allowed directories: the CLI directories form the ceiling, client roots may only narrow it
+ * (see {@link RootSet.narrow}). Immutable; narrowing returns a new set. Containment is by path
+ * segments and on realpaths, so neither `allowed_evil` nor a symlink leads out.
+ *
+ * @example
+ * ```ts
+ * const roots = await RootSet.create(['~/src/app']);
+ * const target = await roots.resolve('src/index.ts');         // relative to the first root
+ * await readFile(target.real, 'utf8');
+ * await roots.resolve('/etc/passwd');                          // throws UserError "Access denied: …"
+ * ```
+ */
+export class RootSet {
+  readonly #entries: readonly RootEntry[];
+  readonly #home: string | undefined;
+
+  private constructor(entries: readonly RootEntry[], home: string | undefined) {
+    this.#entries = entries;
+    this.#home = home;
+  }
+
+  /**
+   * Builds the ceiling from configured directories (start-up config, so it fails closed): each must
+   * exist and be a directory, or this throws an `Error` naming the bad argument. `~` and `~/…` are
+   * expanded because host config files do not go through a shell.
+   */
+  static async create(dirs: readonly string[], opts: RootSetOptions = {}): Promise<RootSet> {
+    const home = opts.home ?? os.homedir();
+    const p = pathFor(PLATFORM);
+    const candidates: RootCandidate[] = [];
+    for (const [index, dir] of dirs.entries()) {
+      const label = `Allowed directory argument ${index + 1} (${JSON.stringify(dir)})`;
+      if (dir.length === 0 || /[\u0000-\u001f]/.test(dir))
+        throw new Error(`${label} is empty or has control characters.`);
+      const expanded =
+        dir === '~' || dir.startsWith('~/') || (PLATFORM === 'win32' && dir.startsWith('~\\'))
+          ? p.join(home, dir.slice(1))
+          : dir;
+      const absolute = p.resolve(expanded.normalize('NFC'));
+      let real: string;
+      try {
+        real = await realpath(absolute);
+      } catch {
+        throw new Error(`${label} does not exist or cannot be accessed.`);
+      }
+      if (!(await stat(real)).isDirectory()) throw new Error(`${label} is not a directory.`);
+      candidates.push({ real, aliases: [absolute] });
+    }
+    return new RootSet(buildEntries(candidates, PLATFORM), home);
+  }
+
+  /** The roots, in configured (or client) order; the first one anchors relative paths. */
+  get roots(): readonly Root[] {
+    return this.#entries.map((entry) => entry.root);
+  }
+
+  /** True when nothing is allowed: every resolve is denied. */
+  get isEmpty(): boolean {
+    return this.#entries.length === 0;
+  }
+
+  /** The root whose directory holds `realPath` (compared by segments; case-insensitive on win32). */
+  contains(realPath: string): Root | undefined {
+    return this.#entries.find((entry) => isWithin(entry.root.path, realPath, PLATFORM))?.root;
+  }
+
+  /** True when both sets allow exactly the same directories, in the same order. */
+  sameAs(other: RootSet): boolean {
+    const mine = this.roots;
+    const theirs = other.roots;
+    return mine.length === theirs.length && mine.every((root, i) => root.path === theirs[i]?.path);
+  }
+
+  /**
+   * The display form of a contained real path ("app/src/x.ts"), or {@link OUTSIDE_DISPLAY}. Control
+   * characters in names on disk are escaped so they cannot reshape a message.
+   */
+  display(realPath: string): string {
+    const root = this.contains(realPath);
+    if (!root) return OUTSIDE_DISPLAY;
+    const p = pathFor(PLATFORM);
+    const rel = p.relative(root.path, realPath);
+    return escapeControlChars(rel === '' ? root.name : `${root.name}/${rel.split(p.sep).join('/')}`);
+  }
+
+  /**
+   * Validates `input` and resolves it to a real path inside the set, or throws a `UserError`.
+   * Order: string checks, lexical containment (cheap reject), then the realpath of the target, or
+   * for a missing target of its deepest existing ancestor, checked again (symlink escape). In
+   * `write` and `create-dir` modes a dangling symbolic link anywhere on the path is refused, so
+   * nothing is ever created through a planted link.
+   */
+  async resolve(input: string, opts: { mode?: ResolveMode } = {}): Promise<ResolvedPath> {
+    const first = this.#entries[0];
+    if (!first) throw noRootsError();
+    const mode = opts.mode ?? 'read';
+    const p = pathFor(PLATFORM);
+    const absolute = parsePathInput(input, { base: first.root.path, home: this.#home, platform: PLATFORM });
+
+    const anchor = this.#lexicalAnchor(absolute);
+    if (anchor === undefined) throw outsideError(input);
+    const target = await existingUnicodeForm(anchor, p.relative(anchor, absolute), p);
+
+    const located = await locate(target, p);
+    switch (located.kind) {
+      case 'not-directory':
+        throw notDirectoryError(input);
+      case 'loop':
+        throw linkLoopError(input);
+      case 'permission':
+        throw permissionError(input);
+      case 'too-long':
+        throw nameTooLongError(input);
+      case 'dangling':
+        break;
+        break;
+      default:
+        break;
+    }
+    const root = this.contains(located.real);
+    if (!root) throw symlinkOutsideError(input);
+    return {
+      real: located.real,
+      root,
+      display: this.display(located.real),
+      exists: located.kind === 'found',
+    };
+  }
+
+  /**
+   * The set allowed by client roots (already converted from `file://` URIs): client roots can only
+   * narrow. Each is realpath'd (missing ones and non-directories are skipped); one inside a ceiling
+   * root is kept, one that contains ceiling roots narrows to those ceiling roots, one outside is
+   * dropped. An empty list yields an EMPTY set: a client that shares no roots has revoked access,
+   * and falling back to the ceiling would widen what the user chose.
+   */
+  async narrow(clientRootPaths: readonly string[]): Promise<RootSet> {
+    const p = pathFor(PLATFORM);
+    const kept: RootCandidate[] = [];
+    for (const clientPath of clientRootPaths) {
+      const real = await realDirectory(clientPath, p);
+      if (real === undefined) continue;
+      const ceiling = this.#entries.find((entry) => isWithin(entry.root.path, real, PLATFORM));
+      if (ceiling) {
+        kept.push({ real, aliases: [p.resolve(clientPath)] });
+        continue;
+      }
+      for (const entry of this.#entries) {
+        if (isWithin(real, entry.root.path, PLATFORM))
+          kept.push({ real: entry.root.path, aliases: entry.aliases });
+      }
+    }
+    return new RootSet(buildEntries(kept, PLATFORM), this.#home);
+  }
+
+  // The root or alias that lexically holds `absolute`, as the directory to resolve from.
+  #lexicalAnchor(absolute: string): string | undefined {
+    for (const entry of this.#entries) {
+      for (const dir of [entry.root.path, ...entry.aliases]) {
+        if (isWithin(dir, absolute, PLATFORM)) return dir;
+      }
+    }
+    return undefined;
+  }
+}
+
+async function realDirectory(candidate: string, p: ReturnType<typeof pathFor>): Promise<string | undefined> {
+  if (candidate.length === 0 || /[\u0000-\u001f]/.test(candidate) || !p.isAbsolute(candidate))
+    return undefined;
+  try {
+    const real = await realpath(candidate);
+    return (await stat(real)).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,129 @@
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { type Logger, createLogger } from '../logging/logger.js';
+import type { App } from '../server/app.js';
+import {
+  type ExtraOption,
+  type ParsedCommandLine,
+  TOKEN_ENV,
+  UsageError,
+  helpText,
+  parseCommandLine,
+  readPackageInfo,
+} from './cli.js';
+import { startHttpServer } from './http-server.js';
+import { hubListenHooks, serveAppStdio } from './stdio.js';
+
+/** A bin: its name, its package.json, its own flags, and how it builds its app. */
+export interface ServerBin {
+  bin: string;
+  packageJson: URL;
+  /** Usage line after the bin name, e.g. `[options] <directory>...`. */
+  usage: string;
+  options?: Record<string, ExtraOption>;
+  /** Builds the app; throw `UsageError` for a command line that cannot work. */
+  create(cli: ParsedCommandLine, log: Logger): Promise<App> | App;
+}
+
+/**
+ * The factory for an HTTP listener: 2025 sessions are long-lived and get notifications,
+ * 2026 requests get a throwaway instance each.
+ */
+export function httpFactory(app: App): McpServerFactory {
+  const connection = app.factory('connection');
+  const request = app.factory('request');
+  return (rc) => (rc.era === 'legacy' ? connection(rc) : request(rc));
+}
+
+/**
+ * Runs a bin: parses the command line, builds the app, serves stdio or HTTP, and shuts down
+ * cleanly on SIGINT, SIGTERM or the end of stdin (in-flight calls cancelled, watchers closed,
+ * exit 0). A command line that cannot work prints one sentence and exits with 2.
+ *
+ * @example
+ * ```ts
+ * await runServer({ bin: 'mcpkit-notes', packageJson: new URL('../package.json', import.meta.url),
+ *   usage: '[options]', create: (cli, log) => createNotesApp({ log, readOnly: cli.common.readOnly }) });
+ * ```
+ */
+export async function runServer(bin: ServerBin, argv: string[] = process.argv.slice(2)): Promise<void> {
+  const info = readPackageInfo(bin.packageJson);
+  let cli: ParsedCommandLine;
+  let log: Logger;
+  let app: App;
+  try {
+    cli = parseCommandLine(argv, bin.options);
+    if (cli.help) {
+      process.stdout.write(helpText(bin.bin, info, bin.usage, bin.options ?? {}));
+      return;
+    }
+    if (cli.version) {
+      process.stdout.write(`${info.version}\n`);
+      return;
+    }
+    log = createLogger({ name: bin.bin, level: cli.common.logLevel });
+    app = await bin.create(cli, log);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${bin.bin}: ${message}\nRun "${bin.bin} --help" for usage.\n`);
+    process.exitCode = 2;
+    return;
+  }
+
+  let closing: Promise<void> | undefined;
+  const closers: (() => Promise<void>)[] = [];
+  const shutdown = (why: string) => {
+    closing ??= (async () => {
+      log.debug(`shutting down (${why})`);
+      // Never hang on exit: a stuck close must not keep the host waiting.
+      setTimeout(() => process.exit(0), 3000).unref();
+      await Promise.allSettled(closers.map((close) => close()));
+      await app.close();
+      process.exit(0);
+    })();
+    return closing;
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  if (cli.common.transport === 'stdio') {
+    const handle = serveAppStdio(app);
+    closers.push(() => handle.close());
+    // The host closing our stdin is the stdio way of saying goodbye.
+    process.stdin.once('end', () => void shutdown('stdin closed'));
+    process.stdin.once('close', () => void shutdown('stdin closed'));
+    log.debug(`${info.name} ${info.version} serving on stdio`);
+    return;
+  }
+
+  const token = process.env[TOKEN_ENV] || undefined;
+  try {
+    const hooks = hubListenHooks(app.hub, app);
+    const server = await startHttpServer({
+      factory: httpFactory(app),
+      host: cli.common.host,
+      port: cli.common.port,
+      allowedOrigins: cli.common.allowedOrigins,
+      allowedHosts: cli.common.allowedHosts,
+      ...(token ? { token } : {}),
+      log,
+      onModernHandler: (handler) => {
+        app.hub.addTarget({
+          resourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
+          listChanged: (kind) => {
+            if (kind === 'tools') handler.notify.toolsChanged();
+            else if (kind === 'prompts') handler.notify.promptsChanged();
+            else handler.notify.resourcesChanged();
+          },
+        });
+      },
+      onListen: hooks.onListen,
+      onListenEnd: hooks.onListenEnd,
+    });
+    closers.push(() => server.close());
+    process.stderr.write(`${bin.bin} ${info.version} listening on ${server.url}${token ? ' (bearer token required)' : ''}\n`);
+  } catch (error) {
+    process.stderr.write(`${bin.bin}: ${error instanceof Error ? error.message : String(error)}\n`);
+    await app.close();
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,181 @@
+import {
+  type AuthInfo,
+  type McpRequestContext,
+  McpServer,
+  type McpServerFactory,
+  type RequestStateCodec,
+  createRequestStateCodec,
+} from '@modelcontextprotocol/server';
+import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../limits/index.js';
+import { type Logger, silentLogger } from '../logging/logger.js';
+import type { Era } from '../mrtr/capabilities.js';
+import type { FlowState } from '../mrtr/flow.js';
+import { type CursorCodec, createCursorCodec, installListPagination } from '../pagination/index.js';
+import type { RootSet } from '../roots/root-set.js';
+import { SubscriptionHub } from '../subscriptions/index.js';
+import { InstanceRoots } from './instance-roots.js';
+import { type AppKeys, resolveKeys } from './keys.js';
+import { installLegacySubscriptions, registerTarget } from './notify.js';
+
+/** What a server is: its name, and what it registers on every instance. */
+export interface AppDefinition {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  /** Shown to the model by hosts that surface server instructions. */
+  instructions?: string | ((app: App) => string);
+  /** Which parts of the protocol the server offers. Default: all of them. */
+  capabilities?: {
+    tools?: boolean;
+    prompts?: boolean;
+    resources?: boolean;
+    /** `resources/subscribe` and `subscriptions/listen` for resources. */
+    subscribe?: boolean;
+    completions?: boolean;
+    logging?: boolean;
+  };
+  /** Registers tools, resources and prompts on a fresh instance. Called per connection or per request. */
+  setup(mcp: McpServer, scope: Scope): void;
+}
+
+export interface AppOptions {
+  /** The allowed directories (the ceiling client roots may narrow), for servers that work on files. */
+  roots?: RootSet;
+  /** Hide every tool that is not read-only. */
+  readOnly?: boolean;
+  /** Items per page of every list method and paged tool result. Default 100. */
+  pageSize?: number;
+  /** Bytes of text one tool result or resource read may carry. */
+  outputLimitBytes?: number;
+  /** Keys for signed state and cursors; default from `MCPKIT_STATE_KEY` or random. */
+  keys?: AppKeys;
+  log?: Logger;
+  /** Debounce of change notifications. Default 100 ms. */
+  notifyDebounceMs?: number;
+  /** Watched resources at most. Default 256. */
+  maxWatches?: number;
+}
+
+/** What every instance shares: options, keys, codecs and the notification hub. */
+export interface App {
+  readonly definition: AppDefinition;
+  readonly name: string;
+  readonly version: string;
+  readonly readOnly: boolean;
+  readonly pageSize: number;
+  readonly outputLimitBytes: number;
+  readonly rootsCeiling: RootSet | undefined;
+  readonly log: Logger;
+  readonly hub: SubscriptionHub;
+  readonly stateCodec: RequestStateCodec<FlowState>;
+  readonly cursors: CursorCodec;
+  /**
+   * The SDK factory. `connection` instances live as long as a stdio connection or a 2025 HTTP
+   * session and receive change notifications; `request` instances serve one 2026 HTTP request
+   * and are never registered anywhere (the HTTP handler's notifier covers them).
+   */
+  factory(kind: 'connection' | 'request'): McpServerFactory;
+  close(): Promise<void>;
+}
+
+/** One instance's view: its era, its roots, and the app. */
+export interface Scope {
+  readonly app: App;
+  readonly era: Era;
+  readonly mcp: McpServer;
+  readonly authInfo: AuthInfo | undefined;
+  /** Present when the app was given directories. */
+  readonly roots: InstanceRoots | undefined;
+}
+
+/**
+ * Builds a server app: one definition, served in both protocol eras over any transport.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ name: 'notes', version: '1.0.0', setup(mcp, scope) { registerTool(scope, echo); } });
+ * serveStdio(app.factory('connection'));
+ * ```
+ */
+export function createApp(definition: AppDefinition, options: AppOptions = {}): App {
+  const log = options.log ?? silentLogger;
+  const keys = options.keys ?? resolveKeys(process.env, log);
+  const caps = { tools: true, prompts: true, resources: true, subscribe: true, completions: true, logging: true };
+  Object.assign(caps, definition.capabilities);
+  const hub = new SubscriptionHub({
+    log,
+    ...(options.notifyDebounceMs !== undefined ? { debounceMs: options.notifyDebounceMs } : {}),
+    ...(options.maxWatches !== undefined ? { maxWatches: options.maxWatches } : {}),
+  });
+  const stateCodec = createRequestStateCodec<FlowState>({
+    key: keys.requestState,
+    ttlSeconds: 900,
+    // A state is only good for the method it was minted for and the principal that started it.
+    bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+  });
+  const cursors = createCursorCodec({ key: keys.cursors });
+
+  const app: App = {
+    definition,
+    name: definition.name,
+    version: definition.version,
+    readOnly: options.readOnly ?? false,
+    pageSize: options.pageSize ?? 100,
+    outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
+    rootsCeiling: options.roots,
+    log,
+    hub,
+    stateCodec,
+    cursors,
+    factory: (kind) => (rc: McpRequestContext) => createInstance(app, caps, kind, rc),
+    close: () => hub.close(),
+  };
+  return app;
+}
+
+function createInstance(
+  app: App,
+  caps: Required<NonNullable<AppDefinition['capabilities']>>,
+  kind: 'connection' | 'request',
+  rc: McpRequestContext,
+): McpServer {
+  const def = app.definition;
+  const instructions = typeof def.instructions === 'function' ? def.instructions(app) : def.instructions;
+  const mcp = new McpServer(
+    {
+      name: def.name,
+      version: def.version,
+      ...(def.title ? { title: def.title } : {}),
+      ...(def.description ? { description: def.description } : {}),
+    },
+    {
+      capabilities: {
+        ...(caps.logging ? { logging: {} } : {}),
+        ...(caps.completions ? { completions: {} } : {}),
+      },
+      ...(instructions ? { instructions } : {}),
+      requestState: { verify: app.stateCodec.verify },
+      // The 2025 shim's limits: a sampling loop plus roots and a confirmation fit in 12 rounds.
+      inputRequired: { maxRounds: 12, roundTimeoutMs: 300_000 },
+    },
+  );
+  // Pagination wraps the list handlers as McpServer installs them, so it goes first; then the
+  // list capabilities are declared, before any registration installs a handler.
+  installListPagination(mcp, { codec: app.cursors, pageSize: app.pageSize });
+  mcp.server.registerCapabilities({
+    ...(caps.tools ? { tools: { listChanged: true } } : {}),
+    ...(caps.prompts ? { prompts: { listChanged: true } } : {}),
+    ...(caps.resources ? { resources: { subscribe: caps.subscribe, listChanged: true } } : {}),
+  });
+
+  const owner = {};
+  const roots = app.rootsCeiling
+    ? new InstanceRoots(app.rootsCeiling, rc.era, mcp, app.log, () => app.hub.listChanged('resources'))
+    : undefined;
+  const scope: Scope = { app, era: rc.era, mcp, authInfo: rc.authInfo, roots };
+  if (caps.resources && caps.subscribe && rc.era === 'legacy') installLegacySubscriptions(mcp, app.hub, owner);
+  def.setup(mcp, scope);
+  if (kind === 'connection') registerTarget(mcp, app.hub, rc.era === 'legacy' ? owner : undefined);
+  return mcp;
+}

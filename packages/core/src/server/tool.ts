@@ -1,0 +1,150 @@
+import {
+  type CallToolResult,
+  type ContentBlock,
+  type InputRequiredResult,
+  type ServerContext,
+  type ToolAnnotations,
+  isInputRequiredResult,
+} from '@modelcontextprotocol/server';
+import type * as z from 'zod';
+import { isUserError } from '../errors/index.js';
+import { truncateText } from '../limits/index.js';
+import { type McpLog, mcpLog } from '../logging/mcp-log.js';
+import { type Flow, runFlow } from '../mrtr/flow.js';
+import { type ProgressReporter, progress } from '../progress/reporter.js';
+import type { RootSet } from '../roots/root-set.js';
+import type { Scope } from './app.js';
+
+/** What a tool handler gets besides its arguments. */
+export interface ToolCall {
+  readonly flow: Flow;
+  readonly ctx: ServerContext;
+  readonly signal: AbortSignal;
+  readonly progress: ProgressReporter;
+  readonly log: McpLog;
+  readonly scope: Scope;
+  /** The directories this call may use (asks the client for roots in the 2026 era). */
+  roots(): Promise<RootSet>;
+}
+
+/** A tool's answer: text for the model, and the same data structured when the tool declares an output schema. */
+export interface ToolOutput<O = unknown> {
+  text: string;
+  structured?: O;
+  /** More content after the text: images, audio, resource links. */
+  content?: ContentBlock[];
+  isError?: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject | undefined = undefined> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output?: O;
+  annotations: Omit<ToolAnnotations, 'title'> & { readOnlyHint: boolean };
+  run(
+    args: z.infer<I>,
+    call: ToolCall,
+  ): Promise<ToolOutput<O extends z.ZodObject ? z.infer<O> : never>> | ToolOutput<O extends z.ZodObject ? z.infer<O> : never>;
+}
+
+/**
+ * Defines a tool with its types inferred from its schemas.
+ *
+ * @example
+ * ```ts
+ * export const echo = defineTool({
+ *   name: 'echo', title: 'Echo', description: 'Returns its input.',
+ *   input: z.object({ text: z.string() }), annotations: { readOnlyHint: true },
+ *   run: ({ text }) => ({ text }),
+ * });
+ * ```
+ */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject | undefined = undefined>(
+  def: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return def;
+}
+
+/** The result for a failure: one sentence for a `UserError`, a fixed one for anything else. */
+export function errorResult(scope: Scope, tool: string, error: unknown): CallToolResult {
+  if (isUserError(error)) return { isError: true, content: [{ type: 'text', text: error.message }] };
+  scope.app.log.error(`${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${tool} failed because of an internal error; the server log has the details.` }],
+  };
+}
+
+/**
+ * Registers a tool on an instance: runs it inside a multi-round flow (so it can ask for roots,
+ * sampling or confirmation in either era), maps errors to one clear sentence, and bounds the
+ * text it returns. In read-only mode a tool that is not read-only is not registered at all.
+ */
+export function registerTool<I extends z.ZodObject, O extends z.ZodObject | undefined>(
+  scope: Scope,
+  def: ToolDefinition<I, O>,
+): void {
+  if (scope.app.readOnly && !def.annotations.readOnlyHint) return;
+  const { mcp, app } = scope;
+  const handler = async (args: z.infer<I>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+    try {
+      const result = await runFlow(
+        ctx,
+        { era: scope.era, mcp, codec: app.stateCodec, op: `tools/call:${def.name}`, args },
+        async (flow) => {
+          const call: ToolCall = {
+            flow,
+            ctx,
+            signal: ctx.mcpReq.signal,
+            progress: progress(ctx, { base: flow.round }),
+            log: mcpLog(ctx, app.log, def.name),
+            scope,
+            roots: async () => {
+              if (!scope.roots) throw new Error(`${def.name} needs roots but the app has no directories`);
+              return scope.roots.forCall(flow);
+            },
+          };
+          const out = await def.run(args, call);
+          call.progress.flush();
+          return out;
+        },
+      );
+      if (isInputRequiredResult(result)) return result;
+      return toCallToolResult(app.outputLimitBytes, result as ToolOutput, def.output !== undefined);
+    } catch (error) {
+      return errorResult(scope, def.name, error);
+    }
+  };
+  // The SDK's overloads are generic over the schema; registering through a widened signature
+  // keeps this wrapper free of casts at every call site.
+  const register = mcp.registerTool.bind(mcp) as (
+    name: string,
+    config: Record<string, unknown>,
+    cb: (args: z.infer<I>, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>,
+  ) => unknown;
+  register(
+    def.name,
+    {
+      title: def.title,
+      description: def.description,
+      inputSchema: def.input,
+      ...(def.output ? { outputSchema: def.output } : {}),
+      annotations: { title: def.title, ...def.annotations },
+    },
+    handler,
+  );
+}
+
+function toCallToolResult(limit: number, out: ToolOutput, hasOutputSchema: boolean): CallToolResult {
+  const cut = truncateText(out.text, limit, {
+    continuation: 'Ask for less: a smaller range, a page size or a narrower pattern.',
+  });
+  const result: CallToolResult = { content: [{ type: 'text', text: cut.text }, ...(out.content ?? [])] };
+  if (hasOutputSchema && out.structured !== undefined && !out.isError) {
+    result.structuredContent = out.structured as Record<string, unknown>;
+  }
+  if (out.isError) result.isError = true;
+  return result;
+}

@@ -1,0 +1,83 @@
+import { watch } from 'chokidar';
+import { type Logger, silentLogger } from '../logging/logger.js';
+import type { WatchProvider, WatchSource } from './types.js';
+
+export interface FileWatchProviderOptions {
+  /**
+   * Maps a URI to the absolute path to watch, or `undefined` when the URI is not a file this
+   * server serves. Do the roots containment check here: whatever path is returned gets watched.
+   */
+  toPath: (uri: string) => string | undefined;
+  log?: Logger;
+}
+
+/**
+ * A watch provider backed by chokidar: one watcher per URI, on exactly that file, or on that
+ * directory and its direct entries (depth 0), since a directory resource is its listing.
+ *
+ * Choices, and why:
+ * - `ignoreInitial`: the initial scan reports what already exists; only later changes matter.
+ * - `atomic: true`: an editor's save-by-rename (unlink then add within 100 ms) reads as one change.
+ *   Side effect: chokidar then ignores editor scratch names (`*~`, `.*.swp`, `*.subl*.tmp`).
+ * - `awaitWriteFinish` off: it polls file sizes for seconds per change; the hub's debounce already
+ *   folds a burst of writes into one notification.
+ * - `followSymlinks: false`: never watch outside the path that was vetted by `toPath`.
+ *
+ * The factory resolves after chokidar's initial scan, so changes from then on are seen.
+ *
+ * @example
+ * ```ts
+ * hub.addWatchProvider(
+ *   fileWatchProvider({ toPath: (uri) => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined) }),
+ * );
+ * ```
+ */
+export function fileWatchProvider(options: FileWatchProviderOptions): WatchProvider {
+  const log = options.log ?? silentLogger;
+  return (uri) => {
+    const path = options.toPath(uri);
+    if (path === undefined) return undefined;
+    return (_uri, changed) => watchPath(path, changed, log);
+  };
+}
+
+async function watchPath(path: string, changed: () => void, log: Logger): Promise<WatchSource> {
+  const watcher = watch(path, {
+    ignoreInitial: true,
+    depth: 0,
+    atomic: true,
+    awaitWriteFinish: false,
+    followSymlinks: false,
+  });
+  // `all` covers add, change, unlink and, for a directory, addDir/unlinkDir of its entries.
+  watcher.on('all', (event, changedPath) => {
+    log.debug(`subscriptions: ${event} ${changedPath}`);
+    changed();
+  });
+  let started = false;
+  const failedToStart = new Promise<never>((_resolve, reject) => {
+    // A listener stays attached for good: an unhandled 'error' event would crash the process.
+    watcher.on('error', (error) => {
+      // Before the first scan ends an error (no inotify watches left, EACCES) means there is no watch.
+      if (!started) reject(error);
+      else log.warn(`subscriptions: watching ${path} failed: ${describe(error)}`);
+    });
+  });
+  try {
+    const ready = new Promise<void>((resolve) =>
+      watcher.once('ready', () => {
+        started = true;
+        resolve();
+      }),
+    );
+    await Promise.race([ready, failedToStart]);
+  } catch (error) {
+    await watcher.close();
+    throw error;
+  }
+  return { close: () => watcher.close() };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,220 @@
+/**
+ * Shared pieces of the HTTP runner tests: a tiny echo server factory, SDK clients for both eras,
+ * and a raw-socket request writer for the attacks `fetch` refuses to send (duplicate or forged
+ * Host headers, absolute-form targets, slow or endless requests).
+ */
+import { connect } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpServer, type McpRequestContext, type McpServerFactory } from '@modelcontextprotocol/server';
+import { expect } from 'vitest';
+import * as z from 'zod';
+
+export type Era = 'legacy' | 'modern';
+
+export const MODERN = '2026-07-28';
+
+/** What the factory saw: every construction context and every legacy instance it built. */
+export interface FactoryRecord {
+  contexts: McpRequestContext[];
+  legacy: McpServer[];
+}
+
+export function newRecord(): FactoryRecord {
+  return { contexts: [], legacy: [] };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An McpServer with one `echo` tool (optionally slow) and one subscribable resource. */
+export function echoFactory(record: FactoryRecord = newRecord()): McpServerFactory {
+  return (ctx) => {
+    record.contexts.push(ctx);
+    const mcp = new McpServer(
+      { name: 'echo-test', version: '1.0.0' },
+      { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } },
+    );
+    mcp.registerTool(
+      'echo',
+      {
+        description: 'Returns its input.',
+        inputSchema: z.object({ text: z.string(), delayMs: z.number().int().min(0).max(5_000).optional() }),
+      },
+      async ({ text, delayMs }) => {
+        if (delayMs) await sleep(delayMs);
+        return { content: [{ type: 'text', text }] };
+      },
+    );
+    mcp.registerResource('note', 'note://a', { description: 'A note.', mimeType: 'text/plain' }, async (uri) => ({
+      contents: [{ uri: uri.href, text: 'a' }],
+    }));
+    if (ctx.era === 'legacy') record.legacy.push(mcp);
+    return mcp;
+  };
+}
+
+export interface Connected {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  /** Ends the session (DELETE on legacy, as sdk-v2 §7 requires) and closes the client. */
+  close(): Promise<void>;
+}
+
+/** Connects an SDK client in `era`, sending `token` as a bearer when given. */
+export async function connectClient(url: string, era: Era, token?: string): Promise<Connected> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } },
+  });
+  const client = new Client(
+    { name: 'http-test', version: '0.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
+  );
+  await client.connect(transport);
+  expect(client.getProtocolEra()).toBe(era);
+  return {
+    client,
+    transport,
+    async close() {
+      if (era === 'legacy') await transport.terminateSession();
+      await client.close();
+    },
+  };
+}
+
+/** Calls `echo` once and checks the answer. */
+export async function callEcho(client: Client, text: string): Promise<void> {
+  const result = await client.callTool({ name: 'echo', arguments: { text } });
+  expect(result.content).toEqual([{ type: 'text', text }]);
+}
+
+/** Proves a well-behaved client is still served, in both eras. */
+export async function expectGoodClients(url: string, token?: string): Promise<void> {
+  for (const era of ['legacy', 'modern'] as const) {
+    const c = await connectClient(url, era, token);
+    await callEcho(c.client, `still fine (${era})`);
+    await c.close();
+  }
+}
+
+/** The `_meta` envelope a 2026-07-28 request carries. */
+export function envelope(): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+}
+
+/** A 2026-07-28 `tools/call` of `echo` as raw body and headers. */
+export function modernEchoCall(id: number | string, text: string, delayMs = 0) {
+  return {
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text, delayMs }, _meta: envelope() },
+    }),
+    headers: { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+  };
+}
+
+/** A 2025 `initialize` body. */
+export function initializeBody(id = 1): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
+}
+
+export interface RawOptions {
+  method?: string;
+  target?: string;
+  /** Replaces a default header; `null` drops it; an array sends the header once per value. */
+  headers?: Record<string, string | string[] | null>;
+  body?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The body parsed as JSON, when it is JSON. */
+  json: unknown;
+}
+
+/** Writes one HTTP/1.1 request as text; defaults: POST /mcp, loopback Host, both Accept types. */
+export function rawRequestText(port: number, options: RawOptions = {}): string {
+  const body = options.body ?? '';
+  const defaults: Record<string, string | string[] | null> = {
+    host: `127.0.0.1:${port}`,
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  const merged: Record<string, string | string[] | null> = { ...defaults };
+  for (const [name, value] of Object.entries(options.headers ?? {})) merged[name.toLowerCase()] = value;
+  const lines = [`${options.method ?? 'POST'} ${options.target ?? '/mcp'} HTTP/1.1`];
+  for (const [name, value] of Object.entries(merged)) {
+    if (value === null) continue;
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+  }
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** Sends a raw request and reads the whole answer (the server closes: `Connection: close`). */
+export function rawHttp(port: number, options: RawOptions = {}, timeoutMs = 5_000): Promise<RawResponse> {
+  return rawSend(port, rawRequestText(port, options), timeoutMs);
+}
+
+/** Sends `text` verbatim over a fresh socket and parses the response. */
+export function rawSend(port: number, text: string, timeoutMs = 5_000): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('raw request timed out'));
+    }, timeoutMs);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      try {
+        resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    socket.write(text);
+  });
+}
+
+export function parseResponse(text: string): RawResponse {
+  const split = text.indexOf('\r\n\r\n');
+  if (split === -1) throw new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
+  const [statusLine = '', ...headerLines] = text.slice(0, split).split('\r\n');
+  const status = Number(statusLine.split(' ')[1]);
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const body = text.slice(split + 4);
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  return { status, headers, body, json };
+}
+
+/** The JSON-RPC error code of a one-line error body. */
+export function errorCode(response: RawResponse): number | undefined {
+  const json = response.json as { error?: { code?: number } } | undefined;
+  return json?.error?.code;
+}
+
+export { sleep };

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+import { RootSet } from '@mcpkit/core/roots';
+import { UsageError, runServer } from '@mcpkit/core/runner';
+import { createExampleApp } from './server.js';
+
+await runServer({
+  bin: 'mcpkit-example',
+  packageJson: new URL('../package.json', import.meta.url),
+  usage: '[options] <notes-directory>',
+  async create(cli, log) {
+    const [dir, ...rest] = cli.positionals;
+    if (!dir || rest.length > 0) throw new UsageError('Give exactly one notes directory.');
+    const roots = await RootSet.create([dir]).catch((error: unknown) => {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    });
+    return createExampleApp({
+      roots,
+      log,
+      readOnly: cli.common.readOnly,
+      ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
+      ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),
+    });
+  },
+});

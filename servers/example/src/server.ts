@@ -1,0 +1,51 @@
+import { type App, type AppOptions, createApp, registerTool } from '@mcpkit/core/server';
+import { fileWatchProvider } from '@mcpkit/core/subscriptions';
+import { registerReviewNote } from './prompts/review-note.js';
+import { notePath, registerNoteResources } from './resources/notes.js';
+import { deleteNote } from './tools/delete-note.js';
+import { listNotes } from './tools/list-notes.js';
+import { readNote } from './tools/read-note.js';
+import { searchNotes } from './tools/search-notes.js';
+import { summarizeNotes } from './tools/summarize-notes.js';
+import { writeNote } from './tools/write-note.js';
+
+export const NAME = 'mcpkit-example';
+export const VERSION = '0.1.0';
+
+/** Options of the notes server: core's app options, with the notes directory as the roots ceiling. */
+export type ExampleOptions = AppOptions & Required<Pick<AppOptions, 'roots'>>;
+
+/**
+ * The example server: notes kept as Markdown files in one directory. It is small on purpose and
+ * uses every part of core, so it doubles as the template for a new server.
+ *
+ * @example
+ * ```ts
+ * const app = createExampleApp({ roots: await RootSet.create([dir]) });
+ * serveAppStdio(app);
+ * ```
+ */
+export function createExampleApp(options: ExampleOptions): App {
+  const app = createApp(
+    {
+      name: NAME,
+      version: VERSION,
+      title: 'mcpkit notes (example)',
+      description: 'Markdown notes in one directory: the mcpkit example server.',
+      instructions:
+        'Notes are Markdown files. Use list_notes or the note:/// resources to see them, read_note to read one, ' +
+        'search_notes to find text, and summarize_notes to ask about them.',
+      setup(mcp, scope) {
+        for (const tool of [listNotes, readNote, searchNotes, summarizeNotes, writeNote, deleteNote]) {
+          registerTool(scope, tool);
+        }
+        registerNoteResources(scope);
+        registerReviewNote(scope);
+      },
+    },
+    options,
+  );
+  const dir = options.roots.roots[0]?.path;
+  if (dir) app.hub.addWatchProvider(fileWatchProvider({ toPath: (uri) => notePath(dir, uri), log: app.log }));
+  return app;
+}

@@ -1,0 +1,15 @@
+import { defineTool } from '@mcpkit/core/server';
+import * as z from 'zod';
+import { NoteStore } from '../notes/store.js';
+
+/** Reads one note. The text is sent once, as text: no structured copy of a big body. */
+export const readNote = defineTool({
+  name: 'read_note',
+  title: 'Read a note',
+  description: 'Returns the text of one note.',
+  input: z.object({ name: z.string().describe('The note name, without ".md"') }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run({ name }, call) {
+    return { text: await new NoteStore(await call.roots()).read(name) };
+  },
+});
