@@ -16,6 +16,7 @@ import {
   type RawResponse,
   rawHttp,
   rawRequestText,
+  rawSend,
   sleep,
 } from './http-helpers.js';
 
@@ -43,6 +44,9 @@ function modernRequest(headers: Record<string, string | string[] | null> = {}, b
   const call = modernEchoCall(1, 'x');
   return { body: body ?? call.body, headers: { authorization: AUTH, ...call.headers, ...headers } };
 }
+
+/** Sends bytes verbatim: for bodies a text template cannot carry. */
+const sendAndRead = (data: string | Buffer) => rawSend(http.port, data);
 
 async function refused(response: RawResponse, status: number, code?: number): Promise<void> {
   expect(response.status).toBe(status);
@@ -271,21 +275,3 @@ describe('protocol headers', () => {
     expect(init.status).toBe(200);
   });
 });
-
-/** Sends bytes verbatim and reads until the server closes. */
-function sendAndRead(data: string | Buffer): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(http.port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      try {
-        resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    socket.write(data);
-  });
-}

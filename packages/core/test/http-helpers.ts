@@ -168,27 +168,47 @@ export function rawHttp(port: number, options: RawOptions = {}, timeoutMs = 5_00
   return rawSend(port, rawRequestText(port, options), timeoutMs);
 }
 
-/** Sends `text` verbatim over a fresh socket and parses the response. */
-export function rawSend(port: number, text: string, timeoutMs = 5_000): Promise<RawResponse> {
+/**
+ * Sends `data` verbatim over a fresh socket and parses the response. It resolves when the server
+ * closes or when a response with `Content-Length` is complete (the SDK's own answers may keep
+ * the connection alive whatever the request asked).
+ */
+export function rawSend(port: number, data: string | Buffer, timeoutMs = 5_000): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('raw request timed out'));
-    }, timeoutMs);
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
+      socket.destroy();
       try {
         resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
       } catch (error) {
         reject(error);
       }
+    };
+    const timer = setTimeout(() => {
+      done = true;
+      socket.destroy();
+      reject(new Error('raw request timed out'));
+    }, timeoutMs);
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      if (responseComplete(Buffer.concat(chunks))) finish();
     });
-    socket.write(text);
+    socket.on('error', () => undefined);
+    socket.on('close', finish);
+    socket.write(data);
   });
+}
+
+function responseComplete(data: Buffer): boolean {
+  const split = data.indexOf('\r\n\r\n');
+  if (split === -1) return false;
+  const length = /\r\ncontent-length: *(\d+)/i.exec(data.subarray(0, split).toString('latin1'))?.[1];
+  return length !== undefined && data.byteLength - split - 4 >= Number(length);
 }
 
 export function parseResponse(text: string): RawResponse {

@@ -35,10 +35,13 @@ export function createExampleApp(options: ExampleOptions): App {
       instructions:
         'Notes are Markdown files. Use list_notes or the note:/// resources to see them, read_note to read one, ' +
         'search_notes to find text, and summarize_notes to ask about them.',
-      setup(mcp, scope) {
-        for (const tool of [listNotes, readNote, searchNotes, summarizeNotes, writeNote, deleteNote]) {
-          registerTool(scope, tool);
-        }
+      setup(_mcp, scope) {
+        registerTool(scope, listNotes);
+        registerTool(scope, readNote);
+        registerTool(scope, searchNotes);
+        registerTool(scope, summarizeNotes);
+        registerTool(scope, writeNote);
+        registerTool(scope, deleteNote);
         registerNoteResources(scope);
         registerReviewNote(scope);
       },

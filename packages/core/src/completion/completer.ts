@@ -12,7 +12,10 @@ export type CompletionSource = (
 ) => Iterable<string> | Promise<Iterable<string>>;
 
 /** A callback in the shape `completable(schema, cb)` and `ResourceTemplate`'s `complete` expect. */
-export type CompletionCallback = (value: string, context?: CompletionContext) => Promise<string[]>;
+export type CompletionCallback = (
+  value: string | undefined,
+  context?: CompletionContext,
+) => Promise<string[]>;
 
 export interface CompleterOptions {
   /**

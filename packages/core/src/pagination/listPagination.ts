@@ -19,7 +19,12 @@ const LIST_FIELDS = {
 /** The four spec list methods that take a cursor. */
 export type ListMethod = keyof typeof LIST_FIELDS;
 
-export const LIST_METHODS: readonly ListMethod[] = Object.keys(LIST_FIELDS) as ListMethod[];
+export const LIST_METHODS: readonly ListMethod[] = [
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+];
 
 type ListHandler<M extends ListMethod> = (
   request: RequestTypeMap[M],

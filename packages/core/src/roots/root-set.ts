@@ -164,7 +164,7 @@ export class RootSet {
       case 'too-long':
         throw nameTooLongError(input);
       case 'dangling':
-        break;
+        if (mode !== 'read') throw danglingLinkError(input);
         break;
       default:
         break;

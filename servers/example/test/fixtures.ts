@@ -1,0 +1,40 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RootSet } from '@mcpkit/core/roots';
+import { createExampleApp } from '../src/server.js';
+
+/** A temporary notes directory with three notes, a sibling "outside" directory, and the app. */
+export async function notesFixture(options: { pageSize?: number; readOnly?: boolean } = {}) {
+  const base = await mkdtemp(join(tmpdir(), 'mcpkit-example-'));
+  const dir = join(base, 'notes');
+  const outside = join(base, 'outside');
+  await mkdir(dir);
+  await mkdir(outside);
+  await writeFile(join(dir, 'alpha.md'), '# Alpha\nThe first note mentions apples.\n');
+  await writeFile(join(dir, 'beta.md'), '# Beta\nBananas, and more apples.\n');
+  await writeFile(join(dir, 'gamma.md'), '# Gamma\nNothing fruity here.\n');
+  await writeFile(join(outside, 'secret.md'), 'top secret\n');
+  const app = createExampleApp({
+    roots: await RootSet.create([dir]),
+    notifyDebounceMs: 20,
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
+  });
+  return {
+    base,
+    dir,
+    outside,
+    app,
+    async cleanup() {
+      await app.close();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The first text block of a tool result. */
+export function textOf(result: { content?: unknown }): string {
+  const blocks = (result.content ?? []) as { type: string; text?: string }[];
+  return blocks.find((b) => b.type === 'text')?.text ?? '';
+}
