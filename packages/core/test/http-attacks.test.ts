@@ -32,6 +32,7 @@ beforeAll(async () => {
     token: TOKEN,
     maxBodyBytes: MAX_BODY,
     allowedOrigins: ['https://app.example'],
+    allowedHosts: ['mcp.internal'],
   });
 });
 
@@ -69,6 +70,12 @@ describe('Host allowlist (DNS rebinding)', () => {
     await refused(await rawHttp(http.port, modernRequest({ host: `localhost:${http.port + 1}` })), 403);
   });
 
+  it('accepts configured host names and nothing that merely starts with them', async () => {
+    expect((await rawHttp(http.port, modernRequest({ host: `mcp.internal:${http.port}` }))).status).toBe(200);
+    await refused(await rawHttp(http.port, modernRequest({ host: 'mcp.internal.evil.example' })), 403);
+    await refused(await rawHttp(http.port, modernRequest({ host: 'evil.mcp.internal' })), 403);
+  });
+
   it('accepts localhost, 127.0.0.1 and [::1], with and without the port', async () => {
     for (const host of ['localhost', `localhost:${http.port}`, '127.0.0.1', `[::1]:${http.port}`, '[::1]']) {
       const response = await rawHttp(http.port, modernRequest({ host }));
@@ -88,11 +95,19 @@ describe('Origin', () => {
 
   it('refuses a look-alike loopback origin with 403', async () => {
     await refused(await rawHttp(http.port, modernRequest({ origin: 'http://localhost.evil.example' })), 403);
-    await refused(await rawHttp(http.port, modernRequest({ origin: 'http://localhost:1@evil.example' })), 403);
+    await refused(
+      await rawHttp(http.port, modernRequest({ origin: 'http://localhost:1@evil.example' })),
+      403,
+    );
   });
 
   it('serves loopback origins and configured ones', async () => {
-    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'https://app.example']) {
+    for (const origin of [
+      'http://localhost:5173',
+      'http://127.0.0.1:3000',
+      'http://[::1]:8080',
+      'https://app.example',
+    ]) {
       expect((await rawHttp(http.port, modernRequest({ origin }))).status, origin).toBe(200);
     }
   });
@@ -141,6 +156,17 @@ describe('bearer auth', () => {
     await refused(response, 401);
   });
 
+  it('refuses GET and DELETE without the token', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await rawHttp(http.port, {
+        method,
+        headers: { accept: 'text/event-stream', 'mcp-session-id': '00000000-0000-4000-8000-000000000000' },
+      });
+      expect(response.status, method).toBe(401);
+    }
+    await expectGoodClients(http.url, TOKEN);
+  });
+
   it('refuses a legacy initialize without the token', async () => {
     await refused(await rawHttp(http.port, { body: initializeBody(), headers: {} }), 401);
   });
@@ -159,7 +185,12 @@ describe('body limits and JSON shape', () => {
   });
 
   it('refuses a real oversized body (Content-Length) with 413', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(MAX_BODY) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(MAX_BODY) },
+    });
     await refused(await rawHttp(http.port, { ...modernRequest({}, big) }), 413);
   });
 
@@ -199,6 +230,21 @@ describe('body limits and JSON shape', () => {
     await refused(response, 413);
   });
 
+  it('serves a chunked body under the cap', async () => {
+    const { body, headers } = modernRequest();
+    const head = rawRequestText(http.port, {
+      headers: { ...headers, 'content-length': null, 'transfer-encoding': 'chunked' },
+      body: '',
+    });
+    const half = Math.floor(body.length / 2);
+    const chunked = [body.slice(0, half), body.slice(half)]
+      .map((part) => `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`)
+      .join('');
+    const response = await sendAndRead(`${head}${chunked}0\r\n\r\n`);
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('"text":"x"');
+  });
+
   it('refuses JSON nested 100000 deep with 400 (no stack overflow)', async () => {
     const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
     const small = await startHttpServer({ factory: echoFactory(), token: TOKEN });
@@ -233,11 +279,19 @@ describe('body limits and JSON shape', () => {
   });
 
   it('refuses a legacy-shaped JSON-RPC batch with 400', async () => {
-    await refused(await rawHttp(http.port, { body: `[${initializeBody()}]`, headers: { authorization: AUTH } }), 400, -32600);
+    await refused(
+      await rawHttp(http.port, { body: `[${initializeBody()}]`, headers: { authorization: AUTH } }),
+      400,
+      -32600,
+    );
   });
 
   it('refuses a modern-shaped JSON-RPC batch with 400', async () => {
-    await refused(await rawHttp(http.port, modernRequest({}, `[${modernEchoCall(1, 'a').body}]`)), 400, -32600);
+    await refused(
+      await rawHttp(http.port, modernRequest({}, `[${modernEchoCall(1, 'a').body}]`)),
+      400,
+      -32600,
+    );
   });
 
   it('refuses a body that is not an object with 400', async () => {

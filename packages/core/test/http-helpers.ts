@@ -5,7 +5,7 @@
  */
 import { connect } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpServer, type McpRequestContext, type McpServerFactory } from '@modelcontextprotocol/server';
+import { type McpRequestContext, McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
 import * as z from 'zod';
 
@@ -44,9 +44,14 @@ export function echoFactory(record: FactoryRecord = newRecord()): McpServerFacto
         return { content: [{ type: 'text', text }] };
       },
     );
-    mcp.registerResource('note', 'note://a', { description: 'A note.', mimeType: 'text/plain' }, async (uri) => ({
-      contents: [{ uri: uri.href, text: 'a' }],
-    }));
+    mcp.registerResource(
+      'note',
+      'note://a',
+      { description: 'A note.', mimeType: 'text/plain' },
+      async (uri) => ({
+        contents: [{ uri: uri.href, text: 'a' }],
+      }),
+    );
     if (ctx.era === 'legacy') record.legacy.push(mcp);
     return mcp;
   };

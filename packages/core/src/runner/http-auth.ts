@@ -45,8 +45,15 @@ export interface RequestAuthenticator {
 }
 
 /** Builds the authenticator from the runner options: `verifyToken` wins over `token`. */
-export function createAuthenticator(options: { token?: string; verifyToken?: TokenVerifier }): RequestAuthenticator {
+export function createAuthenticator(options: {
+  token?: string;
+  verifyToken?: TokenVerifier;
+}): RequestAuthenticator {
   const custom = options.verifyToken;
+  // An empty token would lock every client out in a way that looks like a network fault.
+  if (custom === undefined && options.token !== undefined && options.token.trim() === '') {
+    throw new Error('The bearer token must not be empty; set MCPKIT_TOKEN to a random value.');
+  }
   const verify = custom ?? (options.token !== undefined ? singleTokenVerifier(options.token) : undefined);
   if (verify === undefined) {
     return { enabled: false, authenticate: () => ({ ok: true, principal: undefined, authInfo: undefined }) };
@@ -63,7 +70,8 @@ export function createAuthenticator(options: { token?: string; verifyToken?: Tok
           }),
         };
       }
-      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+      // Lenient on the token's alphabet (the comparison is exact anyway), strict on the scheme.
+      const match = /^Bearer +(\S+) *$/i.exec(header);
       const token = match?.[1];
       const principal = token === undefined ? undefined : verify(token);
       if (token === undefined || principal === undefined) {

@@ -54,7 +54,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
         const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, received));
         finish({ ok: true, text });
       } catch {
-        finish({ ok: false, rejection: reject(400, PARSE_ERROR, 'Parse error: the body is not valid UTF-8.') });
+        finish({
+          ok: false,
+          rejection: reject(400, PARSE_ERROR, 'Parse error: the body is not valid UTF-8.'),
+        });
       }
     };
     const aborted = () => reject(400, SERVER_ERROR, 'Bad Request: the request body was not completed.');

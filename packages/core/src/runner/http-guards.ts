@@ -128,7 +128,10 @@ export function checkHost(req: IncomingMessage, policy: HostPolicy): HttpRejecti
  * on any port) or listed exactly in `allowedOrigins`. `Origin: null` (sandboxed frames, file://
  * pages) is refused: it cannot be attributed to anyone.
  */
-export function checkOrigin(req: IncomingMessage, allowedOrigins: ReadonlySet<string>): HttpRejection | undefined {
+export function checkOrigin(
+  req: IncomingMessage,
+  allowedOrigins: ReadonlySet<string>,
+): HttpRejection | undefined {
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   if (allowedOrigins.has(origin) || isLoopbackOrigin(origin)) return undefined;
@@ -164,7 +167,11 @@ function acceptedTypes(header: string | undefined): Set<string> {
 export function checkPostAccept(req: IncomingMessage): HttpRejection | undefined {
   const types = acceptedTypes(req.headers.accept);
   if (types.has('application/json') && types.has('text/event-stream')) return undefined;
-  return reject(406, SERVER_ERROR, 'Not Acceptable: Accept must list application/json and text/event-stream.');
+  return reject(
+    406,
+    SERVER_ERROR,
+    'Not Acceptable: Accept must list application/json and text/event-stream.',
+  );
 }
 
 /** A POST body must be declared JSON; hand-wired compositions must check this (`isLegacyRequest` docs). */

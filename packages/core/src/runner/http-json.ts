@@ -29,7 +29,9 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-export type JsonBodyResult = { ok: true; message: Record<string, unknown> } | { ok: false; rejection: HttpRejection };
+export type JsonBodyResult =
+  | { ok: true; message: Record<string, unknown> }
+  | { ok: false; rejection: HttpRejection };
 
 /** Parses `text` as a single JSON-RPC message object, with nesting bounded by `maxDepth`. */
 export function parseJsonRpcBody(text: string, maxDepth: number): JsonBodyResult {

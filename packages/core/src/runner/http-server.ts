@@ -114,7 +114,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const auth = createAuthenticator(options);
   // Fail closed on configuration (SECURITY.md "Streamable HTTP transport" §1).
   if (!isLoopbackBindHost(host) && !auth.enabled) {
-    throw new Error(`Refusing to listen on ${host} without a bearer token; set MCPKIT_TOKEN or bind to 127.0.0.1.`);
+    throw new Error(
+      `Refusing to listen on ${host} without a bearer token; set MCPKIT_TOKEN or bind to 127.0.0.1.`,
+    );
   }
 
   const handler = createMcpHandler(options.factory, {
@@ -134,7 +136,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   });
   const legacy = createLegacyLeg({ factory: options.factory, store, maxBodyBytes, log });
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  const hostPolicy: HostPolicy = { port: 0, allowedHosts: allowedHostNames(host, options.allowedHosts ?? []) };
+  const hostPolicy: HostPolicy = {
+    port: 0,
+    allowedHosts: allowedHostNames(host, options.allowedHosts ?? []),
+  };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<HttpRejection | undefined> => {
     const head =
@@ -205,7 +210,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         (rejection) => {
           // A refused request whose body was never read cannot leave the socket reusable: Node
           // would drain the rest of it, however long, to keep the connection alive.
-          if (rejection) sendRejection(res, req.complete ? rejection : { ...rejection, closeConnection: true });
+          if (rejection)
+            sendRejection(res, req.complete ? rejection : { ...rejection, closeConnection: true });
         },
         (error: unknown) => {
           log.error(`request failed: ${error instanceof Error ? error.message : String(error)}`);

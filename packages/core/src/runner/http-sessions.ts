@@ -109,7 +109,9 @@ export class LegacySessionStore {
     this.#sessions.delete(session.id);
     this.#log.debug(`legacy session ${why}`);
     session.transport.close().catch((error: unknown) => {
-      this.#log.warn(`closing a legacy session failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.#log.warn(
+        `closing a legacy session failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   }
 }

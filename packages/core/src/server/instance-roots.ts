@@ -31,7 +31,7 @@ export class InstanceRoots {
     const refresh = () => {
       const ticket = state.beginRefresh();
       mcp.server
-        .listRoots()
+        .listRoots(undefined, { timeout: 10_000 })
         .then((r) => state.applyAnswer(ticket, r.roots.map((root) => rootUriToPath(root.uri)).filter(isString)))
         .catch((error: unknown) => {
           log.debug(`roots/list failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -51,8 +51,19 @@ export class InstanceRoots {
 
   /** The directories this call may use. In the 2026 era this may end the round to ask for roots. */
   async forCall(flow: Flow): Promise<RootSet> {
-    if (this.state) return this.state.effective(flow.signal);
-    if (this.era === 'modern' && flow.abilities.roots) {
+    const state = this.state;
+    if (state && (state.ready || !flow.abilities.roots)) return state.effective(flow.signal);
+    if (state) {
+      // The first answer is not in yet. Over 2025 HTTP the request sent at initialization can be
+      // lost (the client's GET stream may not be open yet), so ask within this call, on its own
+      // stream, and keep the answer for the calls after it.
+      const answer = flow.ask('roots', inputRequired.listRoots());
+      if (answer.kind !== 'roots') return state.effective(flow.signal);
+      const ticket = state.beginRefresh();
+      await state.applyAnswer(ticket, answer.uris.map(rootUriToPath).filter(isString));
+      return state.effective(flow.signal);
+    }
+    if (flow.abilities.roots) {
       const answer = flow.ask('roots', inputRequired.listRoots());
       if (answer.kind !== 'roots') return this.ceiling;
       return this.ceiling.narrow(answer.uris.map(rootUriToPath).filter(isString));

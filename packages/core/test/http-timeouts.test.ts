@@ -1,0 +1,133 @@
+/**
+ * Socket timeouts (sdk-v2 §9 item 19): a slow-header or endless-body client is cut off, while
+ * long-lived SSE responses (the 2025 GET stream, a 2026 listen stream) outlive the request
+ * timeout, which only covers receiving the request.
+ */
+import { connect } from 'node:net';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HttpServerHandle, type HttpServerOptions, startHttpServer } from '../src/runner/http-server.js';
+import {
+  callEcho,
+  connectClient,
+  echoFactory,
+  expectGoodClients,
+  type FactoryRecord,
+  modernEchoCall,
+  newRecord,
+  sleep,
+} from './http-helpers.js';
+
+const open: HttpServerHandle[] = [];
+
+async function start(options: Partial<HttpServerOptions> = {}, record: FactoryRecord = newRecord()) {
+  const http = await startHttpServer({ factory: echoFactory(record), ...options });
+  open.push(http);
+  return http;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.close()));
+});
+
+/** Writes `head` then `drip()` every `everyMs` until the server closes; resolves with what it said and when. */
+function dripUntilClosed(port: number, head: string, drip: () => string, everyMs: number, limitMs: number) {
+  return new Promise<{ elapsed: number; answer: string }>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const started = Date.now();
+    const received: Buffer[] = [];
+    socket.on('data', (c) => received.push(c));
+    socket.on('error', () => undefined);
+    const timer = setInterval(() => {
+      if (Date.now() - started > limitMs) {
+        clearInterval(timer);
+        socket.destroy();
+        reject(new Error('the server never cut the connection'));
+        return;
+      }
+      socket.write(drip());
+    }, everyMs);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ elapsed: Date.now() - started, answer: Buffer.concat(received).toString('latin1') });
+    });
+    socket.write(head);
+  });
+}
+
+describe('slow clients', () => {
+  it('cuts off a client sending one header byte every 200 ms', async () => {
+    const http = await start({ headersTimeoutMs: 1_000 });
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${http.port}\r\nX-Slow: `;
+    const { elapsed, answer } = await dripUntilClosed(http.port, head, () => 'a', 200, 8_000);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(4_000);
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    await expectGoodClients(http.url);
+  });
+
+  it('cuts off a client whose chunked body never ends', async () => {
+    const http = await start({ headersTimeoutMs: 500, requestTimeoutMs: 1_500 });
+    const head =
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${http.port}\r\nAccept: application/json, text/event-stream\r\n` +
+      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const { elapsed } = await dripUntilClosed(http.port, head, () => '1\r\n \r\n', 100, 8_000);
+    expect(elapsed).toBeGreaterThanOrEqual(1_400);
+    expect(elapsed).toBeLessThan(5_000);
+    await expectGoodClients(http.url);
+  });
+});
+
+describe('long-lived streams', () => {
+  it('keeps the 2025 GET stream and a 2026 listen stream open past the request timeout', async () => {
+    const record = newRecord();
+    let handler: McpHttpHandler | undefined;
+    const http = await start(
+      {
+        headersTimeoutMs: 300,
+        requestTimeoutMs: 600,
+        onModernHandler: (h) => {
+          handler = h;
+        },
+      },
+      record,
+    );
+    const legacy = await connectClient(http.url, 'legacy');
+    const modern = await connectClient(http.url, 'modern');
+    const seen: string[] = [];
+    legacy.client.setNotificationHandler('notifications/tools/list_changed', () => {
+      seen.push('legacy');
+    });
+    modern.client.setNotificationHandler('notifications/resources/updated', () => {
+      seen.push('modern');
+    });
+    const sub = await modern.client.listen({ resourceSubscriptions: ['note://a'] });
+
+    await sleep(2_000); // several request timeouts and connection sweeps
+
+    record.legacy[0]?.sendToolListChanged();
+    handler?.notify.resourceUpdated('note://a');
+    await expect.poll(() => [...seen].sort()).toEqual(['legacy', 'modern']);
+    await callEcho(legacy.client, 'after the wait');
+    await sub.close();
+    await legacy.close();
+    await modern.close();
+  });
+
+  it('still answers a slow tool call after the request timeout', async () => {
+    const http = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const call = modernEchoCall(1, 'slow', 1_500);
+    const response = await fetch(http.url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        ...call.headers,
+      },
+      body: call.body,
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { result: { content: { text: string }[] } };
+    expect(answer.result.content[0]?.text).toBe('slow');
+  });
+});
