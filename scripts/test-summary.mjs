@@ -1,6 +1,6 @@
 // Sums the vitest JSON reports every workspace wrote (or turbo restored from cache)
 // and prints one closing line per layer plus the total, so CI and people read one number.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -24,7 +24,9 @@ for (const dir of dirs.sort()) {
   passed += p;
   failed += f;
   skipped += s;
-  console.log(`  ${dir.padEnd(28)} ${String(p).padStart(5)} passed ${String(f).padStart(3)} failed ${String(s).padStart(3)} skipped`);
+  console.log(
+    `  ${dir.padEnd(28)} ${String(p).padStart(5)} passed ${String(f).padStart(3)} failed ${String(s).padStart(3)} skipped`,
+  );
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

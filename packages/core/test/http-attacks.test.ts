@@ -278,12 +278,19 @@ describe('body limits and JSON shape', () => {
     await refused(response, 400, -32700);
   });
 
-  it('refuses a legacy-shaped JSON-RPC batch with 400', async () => {
+  it('refuses a JSON-RPC batch on a legacy session with 400', async () => {
+    const init = await rawHttp(http.port, { body: initializeBody(), headers: { authorization: AUTH } });
+    const session = init.headers['mcp-session-id'] as string;
+    expect(session).toBeTruthy();
+    const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+    const headers = { authorization: AUTH, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    await refused(await rawHttp(http.port, { body: `[${ping(2)},${ping(3)}]`, headers }), 400, -32600);
     await refused(
       await rawHttp(http.port, { body: `[${initializeBody()}]`, headers: { authorization: AUTH } }),
       400,
-      -32600,
     );
+    // The session itself is untouched.
+    expect((await rawHttp(http.port, { body: ping(4), headers })).status).toBe(200);
   });
 
   it('refuses a modern-shaped JSON-RPC batch with 400', async () => {

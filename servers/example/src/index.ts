@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { RootSet } from '@mcpkit/core/roots';
-import { UsageError, runServer } from '@mcpkit/core/runner';
+import { runServer, UsageError } from '@mcpkit/core/runner';
 import { createExampleApp } from './server.js';
 
 await runServer({

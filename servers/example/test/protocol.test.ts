@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type TestSession, connect, scriptedModel } from '@mcpkit/core/testing';
+import { connect, scriptedModel, type TestSession } from '@mcpkit/core/testing';
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { notesFixture, textOf } from './fixtures.js';
@@ -29,7 +29,9 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
     const resources = await session.client.request({ method: 'resources/list', params: {} });
     expect(resources.resources.map((r) => r.uri)).toEqual(['note:///alpha', 'note:///beta']);
     const forged = `${first.nextCursor!.slice(0, -2)}xx`;
-    await expect(session.client.request({ method: 'tools/list', params: { cursor: forged } })).rejects.toMatchObject({
+    await expect(
+      session.client.request({ method: 'tools/list', params: { cursor: forged } }),
+    ).rejects.toMatchObject({
       code: -32602,
     });
   });
@@ -41,7 +43,9 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
     const s1 = page1.structuredContent as { notes: { name: string }[]; nextCursor?: string };
     expect(s1.notes.map((n) => n.name)).toEqual(['alpha', 'beta']);
     const page2 = await session.callTool('list_notes', { cursor: s1.nextCursor });
-    expect((page2.structuredContent as { notes: { name: string }[] }).notes.map((n) => n.name)).toEqual(['gamma']);
+    expect((page2.structuredContent as { notes: { name: string }[] }).notes.map((n) => n.name)).toEqual([
+      'gamma',
+    ]);
     const bad = await session.callTool('list_notes', { cursor: 'v1.garbage' });
     expect(bad.isError).toBe(true);
   });
@@ -56,7 +60,9 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
       argument: { name: 'name', value: 'g' },
     });
     expect(done.completion.values).toEqual(['gamma']);
-    await expect(session.client.readResource({ uri: 'note:///nope' })).rejects.toMatchObject({ code: -32602 });
+    await expect(session.client.readResource({ uri: 'note:///nope' })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('gets a prompt with a completable argument', async () => {
@@ -67,7 +73,10 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
       argument: { name: 'name', value: 'al' },
     });
     expect(c.completion.values).toEqual(['alpha']);
-    const p = await session.client.getPrompt({ name: 'review_note', arguments: { name: 'alpha', focus: 'typos' } });
+    const p = await session.client.getPrompt({
+      name: 'review_note',
+      arguments: { name: 'alpha', focus: 'typos' },
+    });
     expect(JSON.stringify(p.messages)).toContain('apples');
     expect(JSON.stringify(p.messages)).toContain('typos');
   });
@@ -91,7 +100,8 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
     fx = await notesFixture();
     const model = scriptedModel({
       toolCalls: [{ name: 'read_note', input: { name: 'beta' } }],
-      answer: (params) => `saw ${JSON.stringify(params.messages).includes('Bananas') ? 'bananas' : 'nothing'}`,
+      answer: (params) =>
+        `saw ${JSON.stringify(params.messages).includes('Bananas') ? 'bananas' : 'nothing'}`,
     });
     session = await connect(fx.app, { era, sampling: model.respond });
     const r = await session.callTool('summarize_notes', { question: 'What fruit?' });
@@ -144,11 +154,19 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
     fx = await notesFixture();
     session = await connect(fx.app, { era });
     const seen: number[] = [];
-    const r = await session.callTool('search_notes', { query: 'apples' }, { onprogress: (p) => seen.push(p.progress) });
+    const r = await session.callTool(
+      'search_notes',
+      { query: 'apples' },
+      { onprogress: (p) => seen.push(p.progress) },
+    );
     expect((r.structuredContent as { hits: unknown[] }).hits).toHaveLength(2);
     expect(seen.length).toBeGreaterThan(0);
     const controller = new AbortController();
-    const slow = session.callTool('search_notes', { query: 'x', delayMs: 2000 }, { signal: controller.signal });
+    const slow = session.callTool(
+      'search_notes',
+      { query: 'x', delayMs: 2000 },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
     await expect(slow).rejects.toThrow();
@@ -168,20 +186,27 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
     }
     await vi_waitForWatch(fx);
     await writeFile(join(fx.dir, 'alpha.md'), '# Alpha\nchanged outside\n');
-    const n = await session.notifications.waitFor('notifications/resources/updated', (x) => x.params?.uri === 'note:///alpha');
+    const n = await session.notifications.waitFor(
+      'notifications/resources/updated',
+      (x) => x.params?.uri === 'note:///alpha',
+    );
     expect(n.params?.uri).toBe('note:///alpha');
     await close();
     await expect.poll(() => fx.app.hub.stats.watches, { timeout: 3000 }).toBe(0);
   });
 
-  it('sends MCP log messages by each era\'s rule', async () => {
+  it("sends MCP log messages by each era's rule", async () => {
     fx = await notesFixture();
     session = await connect(fx.app, { era });
     if (era === 'legacy') {
       await session.client.setLoggingLevel('info');
       await session.callTool('search_notes', { query: 'apples' });
     } else {
-      await session.client.callTool({ name: 'search_notes', arguments: { query: 'apples' }, _meta: { [LOG_LEVEL_META_KEY]: 'info' } });
+      await session.client.callTool({
+        name: 'search_notes',
+        arguments: { query: 'apples' },
+        _meta: { [LOG_LEVEL_META_KEY]: 'info' },
+      });
     }
     const log = await session.notifications.waitFor('notifications/message');
     expect(JSON.stringify(log.params)).toContain('hits');

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type TestSession, type TestTransport, connect, scriptedModel } from '@mcpkit/core/testing';
+import { connect, scriptedModel, type TestSession, type TestTransport } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesFixture, textOf } from './fixtures.js';
 
@@ -58,7 +58,10 @@ describe('example server as a real process', () => {
     for (const name of ['stdio', 'http']) {
       it(`${name}, ${era} era: tools, resources, prompts, sampling with tools, elicitation, subscriptions`, async () => {
         const transport = transports().find(([n]) => n === name)![1];
-        const model = scriptedModel({ toolCalls: [{ name: 'read_note', input: { name: 'alpha' } }], answer: () => 'read it' });
+        const model = scriptedModel({
+          toolCalls: [{ name: 'read_note', input: { name: 'alpha' } }],
+          answer: () => 'read it',
+        });
         let session: TestSession | undefined;
         try {
           session = await connect(undefined, {
@@ -78,23 +81,33 @@ describe('example server as a real process', () => {
           const summary = await session.callTool('summarize_notes', {});
           expect(summary.structuredContent).toMatchObject({ answer: 'read it', notesRead: 1 });
           const note = `t-${name}-${era}`;
-          expect(textOf(await session.callTool('write_note', { name: note, text: 'one' }))).toContain('Saved');
-          expect(textOf(await session.callTool('write_note', { name: note, text: 'two' }))).toContain('Saved');
-          expect((await session.client.readResource({ uri: `note:///${note}` })).contents[0]).toMatchObject({ text: 'two' });
+          expect(textOf(await session.callTool('write_note', { name: note, text: 'one' }))).toContain(
+            'Saved',
+          );
+          expect(textOf(await session.callTool('write_note', { name: note, text: 'two' }))).toContain(
+            'Saved',
+          );
+          expect((await session.client.readResource({ uri: `note:///${note}` })).contents[0]).toMatchObject({
+            text: 'two',
+          });
           const p = await session.client.getPrompt({ name: 'review_note', arguments: { name: 'alpha' } });
           expect(JSON.stringify(p)).toContain('apples');
           // Subscription: an outside write reaches the client.
           let closeSub: () => Promise<void>;
           if (era === 'legacy') {
             await session.client.subscribeResource({ uri: `note:///${note}` });
-            closeSub = async () => void (await session?.client.unsubscribeResource({ uri: `note:///${note}` }));
+            closeSub = async () =>
+              void (await session?.client.unsubscribeResource({ uri: `note:///${note}` }));
           } else {
             const sub = await session.client.listen({ resourceSubscriptions: [`note:///${note}`] });
             closeSub = () => sub.close();
           }
           await new Promise((r) => setTimeout(r, 400));
           await writeFile(join(fx.dir, `${note}.md`), 'three');
-          await session.notifications.waitFor('notifications/resources/updated', (n) => n.params?.uri === `note:///${note}`);
+          await session.notifications.waitFor(
+            'notifications/resources/updated',
+            (n) => n.params?.uri === `note:///${note}`,
+          );
           await closeSub();
           expect(textOf(await session.callTool('delete_note', { name: note }))).toContain('Deleted');
         } finally {
@@ -136,7 +149,10 @@ describe('scale-out: one 2026 call whose rounds land on different processes', ()
     const b = startHttpBin(fx.dir, { MCPKIT_STATE_KEY: key });
     const balancer = await roundRobin([await a.url, await b.url]);
     try {
-      const model = scriptedModel({ toolCalls: [{ name: 'read_note', input: { name: 'gamma' } }], answer: () => 'fine' });
+      const model = scriptedModel({
+        toolCalls: [{ name: 'read_note', input: { name: 'gamma' } }],
+        answer: () => 'fine',
+      });
       const session = await connect(undefined, {
         era: 'modern',
         transport: { http: balancer.url },
@@ -161,7 +177,11 @@ describe('scale-out: one 2026 call whose rounds land on different processes', ()
     const b = startHttpBin(fx.dir);
     const balancer = await roundRobin([await a.url, await b.url]);
     try {
-      const session = await connect(undefined, { era: 'modern', transport: { http: balancer.url }, roots: [fx.dir] });
+      const session = await connect(undefined, {
+        era: 'modern',
+        transport: { http: balancer.url },
+        roots: [fx.dir],
+      });
       // Round 1 (ask for roots) lands on one process, the retry on the other, which cannot verify the state.
       await expect(session.callTool('read_note', { name: 'alpha' })).rejects.toThrow(/requestState/i);
       await session.close();
@@ -188,7 +208,13 @@ async function roundRobin(backends: string[]) {
     hits[i]!++;
     const target = new URL(backends[i]!);
     const up = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: target.host },
+      },
       (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
         r.pipe(res);

@@ -1,1 +1,1 @@
-export { type AskOptions, type ConfirmOptions, ask, confirm } from './confirm.js';
+export { type AskOptions, ask, type ConfirmOptions, confirm } from './confirm.js';

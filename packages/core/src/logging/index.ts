@@ -1,10 +1,10 @@
 export {
-  LOG_LEVELS,
-  type LogLevel,
-  type Logger,
-  type LoggerOptions,
   createLogger,
   isLogLevel,
+  LOG_LEVELS,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
   severity,
   silentLogger,
 } from './logger.js';

@@ -5,7 +5,16 @@
  */
 
 /** Levels in RFC 5424 order, the same names MCP's `logging/setLevel` uses. */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Logger {

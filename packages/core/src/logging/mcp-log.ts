@@ -1,5 +1,5 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { LogLevel, Logger } from './logger.js';
+import type { Logger, LogLevel } from './logger.js';
 
 /** Log messages for the client that made a request. */
 export interface McpLog {

@@ -27,7 +27,9 @@ export function readAnswer(responses: unknown, key: string, expected: AnswerKind
   const view = inputResponse(responses as Record<string, unknown>, key);
   if (view.kind === 'missing') return undefined;
   if (view.kind !== expected) {
-    throw new UserError(`The client answered the ${expected} request "${key}" with a ${view.kind} result; retry the call.`);
+    throw new UserError(
+      `The client answered the ${expected} request "${key}" with a ${view.kind} result; retry the call.`,
+    );
   }
   const raw = (responses as Record<string, unknown>)[key];
   switch (view.kind) {
@@ -45,7 +47,8 @@ export function readAnswer(responses: unknown, key: string, expected: AnswerKind
     }
     case 'elicit': {
       const parsed = specTypeSchemas.ElicitResult['~standard'].validate(raw);
-      if (parsed.issues) throw new UserError('The client sent an invalid answer to a question; retry the call.');
+      if (parsed.issues)
+        throw new UserError('The client sent an invalid answer to a question; retry the call.');
       return view.content === undefined
         ? { kind: 'elicit', action: view.action }
         : { kind: 'elicit', action: view.action, content: view.content };

@@ -33,6 +33,7 @@ export function abilities(caps: ClientCapabilities): ClientAbilities {
     sampling: caps.sampling !== undefined,
     samplingWithTools: caps.sampling?.tools !== undefined,
     // A 2025-06-18 client declares `elicitation: {}`, which means form mode.
-    elicitForm: elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+    elicitForm:
+      elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
   };
 }

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import {
   type InputRequest,
   type InputRequiredResult,
+  inputRequired,
   type McpServer,
   type RequestStateCodec,
   type ServerContext,
-  inputRequired,
 } from '@modelcontextprotocol/server';
 import { UserError } from '../errors/index.js';
 import { type Answer, type AnswerKind, readAnswer } from './answers.js';
-import { type ClientAbilities, type Era, abilities, clientCapabilities } from './capabilities.js';
+import { abilities, type ClientAbilities, clientCapabilities, type Era } from './capabilities.js';
 
 /** What a multi-round call carries between rounds, signed by the app's request-state codec. */
 export interface FlowState {
@@ -93,7 +93,8 @@ export class Flow {
     for (const [key, request] of Object.entries(requests)) {
       const answer = this.answers[key];
       if (answer === undefined) missing[key] = request;
-      else if (answer.kind !== kindOf(request)) throw new UserError(`The answer to "${key}" has the wrong kind; retry the call.`);
+      else if (answer.kind !== kindOf(request))
+        throw new UserError(`The answer to "${key}" has the wrong kind; retry the call.`);
       else got[key] = answer;
     }
     if (Object.keys(missing).length > 0) throw new NeedInput(missing);
@@ -134,7 +135,9 @@ export async function runFlow<T>(
   let round = 0;
   if (prior !== undefined && typeof prior === 'object') {
     if (prior.v !== 1 || prior.op !== options.op || prior.digest !== digest) {
-      throw new UserError('The retried call does not match the call its state was made for; start the call again.');
+      throw new UserError(
+        'The retried call does not match the call its state was made for; start the call again.',
+      );
     }
     answers = { ...prior.answers };
     round = prior.round;
@@ -149,6 +152,9 @@ export async function runFlow<T>(
     if (!(error instanceof NeedInput)) throw error;
     const pending = Object.fromEntries(Object.entries(error.requests).map(([k, r]) => [k, kindOf(r)]));
     const state: FlowState = { v: 1, op: options.op, digest, answers, pending, round: round + 1 };
-    return inputRequired({ inputRequests: error.requests, requestState: await options.codec.mint(state, ctx) });
+    return inputRequired({
+      inputRequests: error.requests,
+      requestState: await options.codec.mint(state, ctx),
+    });
   }
 }

@@ -1,3 +1,3 @@
 export { type Answer, type AnswerKind, readAnswer } from './answers.js';
-export { type ClientAbilities, type Era, abilities, clientCapabilities } from './capabilities.js';
-export { Flow, type FlowState, type RunFlowOptions, digestArgs, runFlow } from './flow.js';
+export { abilities, type ClientAbilities, clientCapabilities, type Era } from './capabilities.js';
+export { digestArgs, Flow, type FlowState, type RunFlowOptions, runFlow } from './flow.js';

@@ -71,7 +71,9 @@ export function runProcess(command: string, args: readonly string[], options: Ru
     child.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      reject(e.code === 'ENOENT' ? new UserError(`The program "${command}" is not installed or not on PATH.`) : e);
+      reject(
+        e.code === 'ENOENT' ? new UserError(`The program "${command}" is not installed or not on PATH.`) : e,
+      );
     });
     child.on('close', (code) => {
       clearTimeout(timer);

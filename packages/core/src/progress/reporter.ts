@@ -45,7 +45,9 @@ export function progress(ctx: ServerContext, options: ProgressOptions = {}): Pro
     lastSentAt = now();
     pending = undefined;
     // A closed connection must not turn a progress report into a failed call.
-    ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => {});
+    ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+      .catch(() => {});
   };
 
   return {

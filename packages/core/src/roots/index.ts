@@ -2,10 +2,16 @@ export { type ClientRootsOptions, ClientRootsState, type RootsChangeListener } f
 export { MAX_PATH_INPUT_LENGTH, type PathInputOptions, parsePathInput } from './path-input.js';
 export {
   OUTSIDE_DISPLAY,
-  type ResolveMode,
   type ResolvedPath,
+  type ResolveMode,
   type Root,
   RootSet,
   type RootSetOptions,
 } from './root-set.js';
-export { type FileUriProblem, type FileUriResult, parseFileUri, pathToRootUri, rootUriToPath } from './uri.js';
+export {
+  type FileUriProblem,
+  type FileUriResult,
+  parseFileUri,
+  pathToRootUri,
+  rootUriToPath,
+} from './uri.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type LogLevel, isLogLevel } from '../logging/logger.js';
+import { isLogLevel, type LogLevel } from '../logging/logger.js';
 
 /** The flags every mcpkit bin understands. */
 export interface CommonOptions {
@@ -23,7 +23,10 @@ export interface PackageInfo {
 }
 
 /** A server-specific flag, in `node:util` parseArgs form plus help text. */
-export type ExtraOption = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
+export type ExtraOption = NonNullable<ParseArgsConfig['options']>[string] & {
+  description: string;
+  valueName?: string;
+};
 
 /** Raised for a command line that cannot be used; the runner prints it and exits with 2. */
 export class UsageError extends Error {}
@@ -40,11 +43,28 @@ const COMMON: Record<string, ExtraOption> = {
     description: 'an extra Origin allowed to call over HTTP (repeatable)',
     valueName: 'url',
   },
-  'allowed-host': { type: 'string', multiple: true, description: 'an extra Host name accepted over HTTP (repeatable)', valueName: 'name' },
-  'log-level': { type: 'string', description: 'debug|info|warning|error (default info; logs go to stderr)', valueName: 'level' },
+  'allowed-host': {
+    type: 'string',
+    multiple: true,
+    description: 'an extra Host name accepted over HTTP (repeatable)',
+    valueName: 'name',
+  },
+  'log-level': {
+    type: 'string',
+    description: 'debug|info|warning|error (default info; logs go to stderr)',
+    valueName: 'level',
+  },
   'read-only': { type: 'boolean', description: 'offer only tools that change nothing' },
-  'page-size': { type: 'string', description: 'items per page of lists and paged results (default 100)', valueName: 'n' },
-  'output-limit': { type: 'string', description: 'bytes of text one result may carry (default 1048576)', valueName: 'n' },
+  'page-size': {
+    type: 'string',
+    description: 'items per page of lists and paged results (default 100)',
+    valueName: 'n',
+  },
+  'output-limit': {
+    type: 'string',
+    description: 'bytes of text one result may carry (default 1048576)',
+    valueName: 'n',
+  },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
   version: { type: 'boolean', short: 'v', description: 'print the version' },
 };
@@ -52,13 +72,18 @@ const COMMON: Record<string, ExtraOption> = {
 /** Reads name, version and description from a package.json beside the bin. */
 export function readPackageInfo(packageJson: URL): PackageInfo {
   const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as PackageInfo;
-  return { name: pkg.name, version: pkg.version, ...(pkg.description ? { description: pkg.description } : {}) };
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    ...(pkg.description ? { description: pkg.description } : {}),
+  };
 }
 
 function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}.`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}.`);
   return n;
 }
 
@@ -74,13 +99,21 @@ export interface ParsedCommandLine {
 export function parseCommandLine(argv: string[], extra: Record<string, ExtraOption> = {}): ParsedCommandLine {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: argv, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...COMMON, ...extra },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, '.') : String(error));
+    throw new UsageError(
+      error instanceof Error ? error.message.replace(/\. To specify.*$/s, '.') : String(error),
+    );
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const transport = (v.transport as string | undefined) ?? 'stdio';
-  if (transport !== 'stdio' && transport !== 'http') throw new UsageError('--transport must be stdio or http.');
+  if (transport !== 'stdio' && transport !== 'http')
+    throw new UsageError('--transport must be stdio or http.');
   const level = (v['log-level'] as string | undefined) ?? 'info';
   const logLevel = level === 'warn' ? 'warning' : level;
   if (!isLogLevel(logLevel)) throw new UsageError('--log-level must be debug, info, warning or error.');
@@ -104,7 +137,12 @@ export function parseCommandLine(argv: string[], extra: Record<string, ExtraOpti
 }
 
 /** The `--help` text: usage, the server's flags, then the common ones. */
-export function helpText(bin: string, info: PackageInfo, usage: string, extra: Record<string, ExtraOption>): string {
+export function helpText(
+  bin: string,
+  info: PackageInfo,
+  usage: string,
+  extra: Record<string, ExtraOption>,
+): string {
   const row = (name: string, o: ExtraOption) => {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ` <${o.valueName ?? 'value'}>` : ''}`;
     return `  ${flag.padEnd(34)} ${o.description}`;

@@ -1,15 +1,15 @@
 export {
   type CommonOptions,
   type ExtraOption,
+  helpText,
   type PackageInfo,
   type ParsedCommandLine,
-  TOKEN_ENV,
-  UsageError,
-  helpText,
   parseCommandLine,
   readPackageInfo,
+  TOKEN_ENV,
+  UsageError,
 } from './cli.js';
 export { type HttpServerHandle, type HttpServerOptions, startHttpServer } from './http-server.js';
 export { type ListenHooks, tapListen } from './listen-tap.js';
-export { type ServerBin, httpFactory, runServer } from './run.js';
+export { httpFactory, runServer, type ServerBin } from './run.js';
 export { hubListenHooks, serveAppStdio } from './stdio.js';

@@ -1,14 +1,13 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import { type Logger, createLogger } from '../logging/logger.js';
+import { createLogger, type Logger } from '../logging/logger.js';
 import type { App } from '../server/app.js';
 import {
   type ExtraOption,
-  type ParsedCommandLine,
-  TOKEN_ENV,
-  UsageError,
   helpText,
+  type ParsedCommandLine,
   parseCommandLine,
   readPackageInfo,
+  TOKEN_ENV,
 } from './cli.js';
 import { startHttpServer } from './http-server.js';
 import { hubListenHooks, serveAppStdio } from './stdio.js';
@@ -120,7 +119,9 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
       onListenEnd: hooks.onListenEnd,
     });
     closers.push(() => server.close());
-    process.stderr.write(`${bin.bin} ${info.version} listening on ${server.url}${token ? ' (bearer token required)' : ''}\n`);
+    process.stderr.write(
+      `${bin.bin} ${info.version} listening on ${server.url}${token ? ' (bearer token required)' : ''}\n`,
+    );
   } catch (error) {
     process.stderr.write(`${bin.bin}: ${error instanceof Error ? error.message : String(error)}\n`);
     await app.close();

@@ -1,8 +1,8 @@
-export { SamplingUnavailableError, answerText, sample } from './sample.js';
+export { answerText, SamplingUnavailableError, sample } from './sample.js';
 export {
   type LoopTool,
-  type ToolLoopOptions,
-  type ToolLoopResult,
   loopTool,
   runToolLoop,
+  type ToolLoopOptions,
+  type ToolLoopResult,
 } from './tool-loop.js';

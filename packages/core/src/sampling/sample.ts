@@ -20,10 +20,13 @@ export function sample(
   params: CreateMessageRequestParams,
 ): CreateMessageResult | CreateMessageResultWithTools {
   if (!flow.abilities.sampling) {
-    throw new SamplingUnavailableError('This client does not offer sampling, so the server cannot ask its model.');
+    throw new SamplingUnavailableError(
+      'This client does not offer sampling, so the server cannot ask its model.',
+    );
   }
   const answer = flow.ask(key, inputRequired.createMessage(params));
-  if (answer.kind !== 'sampling') throw new UserError('The client did not return a model answer; retry the call.');
+  if (answer.kind !== 'sampling')
+    throw new UserError('The client did not return a model answer; retry the call.');
   return answer.result;
 }
 

@@ -106,7 +106,9 @@ export async function runToolLoop(flow: Flow, options: ToolLoopOptions): Promise
       ...(withTools ? { tools: toolDefs, toolChoice: { mode: last ? 'none' : 'auto' } } : {}),
     };
     const result = sample(flow, `${key}.${i}`, params);
-    const blocks = (Array.isArray(result.content) ? result.content : [result.content]) as SamplingMessageContentBlock[];
+    const blocks = (
+      Array.isArray(result.content) ? result.content : [result.content]
+    ) as SamplingMessageContentBlock[];
     const uses = blocks.filter((b): b is ToolUseContent => b.type === 'tool_use');
     if (!withTools || last || uses.length === 0) {
       return { text: answerText(result), model: result.model, iterations: i + 1, toolCalls };

@@ -1,10 +1,10 @@
 import {
   type AuthInfo,
+  createRequestStateCodec,
   type McpRequestContext,
   McpServer,
   type McpServerFactory,
   type RequestStateCodec,
-  createRequestStateCodec,
 } from '@modelcontextprotocol/server';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../limits/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
@@ -101,7 +101,14 @@ export interface Scope {
 export function createApp(definition: AppDefinition, options: AppOptions = {}): App {
   const log = options.log ?? silentLogger;
   const keys = options.keys ?? resolveKeys(process.env, log);
-  const caps = { tools: true, prompts: true, resources: true, subscribe: true, completions: true, logging: true };
+  const caps = {
+    tools: true,
+    prompts: true,
+    resources: true,
+    subscribe: true,
+    completions: true,
+    logging: true,
+  };
   Object.assign(caps, definition.capabilities);
   const hub = new SubscriptionHub({
     log,
@@ -174,7 +181,8 @@ function createInstance(
     ? new InstanceRoots(app.rootsCeiling, rc.era, mcp, app.log, () => app.hub.listChanged('resources'))
     : undefined;
   const scope: Scope = { app, era: rc.era, mcp, authInfo: rc.authInfo, roots };
-  if (caps.resources && caps.subscribe && rc.era === 'legacy') installLegacySubscriptions(mcp, app.hub, owner);
+  if (caps.resources && caps.subscribe && rc.era === 'legacy')
+    installLegacySubscriptions(mcp, app.hub, owner);
   def.setup(mcp, scope);
   if (kind === 'connection') registerTarget(mcp, app.hub, rc.era === 'legacy' ? owner : undefined);
   return mcp;

@@ -20,7 +20,9 @@ function toProtocolError(scope: Scope, what: string, error: unknown, uri?: strin
   if (isUserError(error)) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, uri ? { uri } : undefined);
   }
-  scope.app.log.error(`${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  scope.app.log.error(
+    `${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   throw new ProtocolError(ProtocolErrorCode.InternalError, `${what} failed because of an internal error.`);
 }
 

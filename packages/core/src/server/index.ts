@@ -1,12 +1,12 @@
-export { type App, type AppDefinition, type AppOptions, type Scope, createApp } from './app.js';
-export { NotFound, getPrompt, readResource } from './handlers.js';
+export { type App, type AppDefinition, type AppOptions, createApp, type Scope } from './app.js';
+export { getPrompt, NotFound, readResource } from './handlers.js';
 export { InstanceRoots } from './instance-roots.js';
-export { type AppKeys, STATE_KEY_ENV, resolveKeys } from './keys.js';
+export { type AppKeys, resolveKeys, STATE_KEY_ENV } from './keys.js';
 export {
-  type ToolCall,
-  type ToolDefinition,
-  type ToolOutput,
   defineTool,
   errorResult,
   registerTool,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolOutput,
 } from './tool.js';

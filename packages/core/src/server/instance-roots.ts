@@ -1,5 +1,5 @@
-import { inputRequired } from '@modelcontextprotocol/server';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
 import type { Logger } from '../logging/logger.js';
 import type { Flow } from '../mrtr/flow.js';
 import { ClientRootsState } from '../roots/client-roots.js';
@@ -19,7 +19,7 @@ export class InstanceRoots {
 
   constructor(
     private readonly ceiling: RootSet,
-    private readonly era: 'legacy' | 'modern',
+    era: 'legacy' | 'modern',
     mcp: McpServer,
     log: Logger,
     onChange: () => void,
@@ -32,7 +32,9 @@ export class InstanceRoots {
       const ticket = state.beginRefresh();
       mcp.server
         .listRoots(undefined, { timeout: 10_000 })
-        .then((r) => state.applyAnswer(ticket, r.roots.map((root) => rootUriToPath(root.uri)).filter(isString)))
+        .then((r) =>
+          state.applyAnswer(ticket, r.roots.map((root) => rootUriToPath(root.uri)).filter(isString)),
+        )
         .catch((error: unknown) => {
           log.debug(`roots/list failed: ${error instanceof Error ? error.message : String(error)}`);
           state.failRefresh(ticket, error);

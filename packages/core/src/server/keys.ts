@@ -38,7 +38,9 @@ export function resolveKeys(env: Record<string, string | undefined>, log?: Logge
   if (configured !== undefined && configured !== '') {
     secret = new TextEncoder().encode(configured);
     if (secret.byteLength < 32) {
-      throw new Error(`${STATE_KEY_ENV} must be at least 32 bytes long; generate one with "openssl rand -hex 32".`);
+      throw new Error(
+        `${STATE_KEY_ENV} must be at least 32 bytes long; generate one with "openssl rand -hex 32".`,
+      );
     }
   } else {
     secret = randomBytes(32);

@@ -13,7 +13,8 @@ export function installLegacySubscriptions(mcp: McpServer, hub: SubscriptionHub,
     try {
       await hub.acquire(owner, req.params.uri);
     } catch (error) {
-      if (isUserError(error)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri: req.params.uri });
+      if (isUserError(error))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri: req.params.uri });
       throw error;
     }
     return {};

@@ -2,9 +2,9 @@ import {
   type CallToolResult,
   type ContentBlock,
   type InputRequiredResult,
+  isInputRequiredResult,
   type ServerContext,
   type ToolAnnotations,
-  isInputRequiredResult,
 } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
 import { isUserError } from '../errors/index.js';
@@ -36,7 +36,10 @@ export interface ToolOutput<O = unknown> {
   isError?: boolean;
 }
 
-export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject | undefined = undefined> {
+export interface ToolDefinition<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject | undefined = undefined,
+> {
   name: string;
   title: string;
   description: string;
@@ -46,7 +49,9 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   run(
     args: z.infer<I>,
     call: ToolCall,
-  ): Promise<ToolOutput<O extends z.ZodObject ? z.infer<O> : never>> | ToolOutput<O extends z.ZodObject ? z.infer<O> : never>;
+  ):
+    | Promise<ToolOutput<O extends z.ZodObject ? z.infer<O> : never>>
+    | ToolOutput<O extends z.ZodObject ? z.infer<O> : never>;
 }
 
 /**
@@ -70,10 +75,14 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject | undefi
 /** The result for a failure: one sentence for a `UserError`, a fixed one for anything else. */
 export function errorResult(scope: Scope, tool: string, error: unknown): CallToolResult {
   if (isUserError(error)) return { isError: true, content: [{ type: 'text', text: error.message }] };
-  scope.app.log.error(`${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  scope.app.log.error(
+    `${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   return {
     isError: true,
-    content: [{ type: 'text', text: `${tool} failed because of an internal error; the server log has the details.` }],
+    content: [
+      { type: 'text', text: `${tool} failed because of an internal error; the server log has the details.` },
+    ],
   };
 }
 
@@ -88,7 +97,10 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject | unde
 ): void {
   if (scope.app.readOnly && !def.annotations.readOnlyHint) return;
   const { mcp, app } = scope;
-  const handler = async (args: z.infer<I>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+  const handler = async (
+    args: z.infer<I>,
+    ctx: ServerContext,
+  ): Promise<CallToolResult | InputRequiredResult> => {
     try {
       const result = await runFlow(
         ctx,

@@ -8,13 +8,13 @@ import {
   InMemoryTransport,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { serveAppStdio } from '../runner/stdio.js';
 import type { App } from '../server/app.js';
-import { type Notification, NotificationLog } from './notifications.js';
 import type { SamplingResponder } from './model.js';
+import { type Notification, NotificationLog } from './notifications.js';
 
 export type TestTransport =
   | 'memory'
@@ -40,7 +40,14 @@ export interface TestSession {
   era: 'legacy' | 'modern';
   notifications: NotificationLog;
   /** Calls a tool and returns its result, failing the test on a protocol error. */
-  callTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; onprogress?: (p: { progress: number; total?: number; message?: string }) => void }): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: {
+      signal?: AbortSignal;
+      onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+    },
+  ): Promise<CallToolResult>;
   /** Tells a 2025 server the roots changed (the 2026 era has no such notification). */
   rootsChanged(): Promise<void>;
   close(): Promise<void>;
@@ -61,7 +68,10 @@ function toRootUri(p: string): string {
  * await s.close();
  * ```
  */
-export async function connect(server: App | McpServerFactory | undefined, options: ConnectOptions): Promise<TestSession> {
+export async function connect(
+  server: App | McpServerFactory | undefined,
+  options: ConnectOptions,
+): Promise<TestSession> {
   const capabilities: ClientCapabilities = {};
   if (options.roots) capabilities.roots = { listChanged: true };
   if (options.sampling) capabilities.sampling = options.samplingTools === false ? {} : { tools: {} };
@@ -95,7 +105,9 @@ export async function connect(server: App | McpServerFactory | undefined, option
     if (!server) throw new Error('connect: an in-memory session needs an app or a factory');
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const handle =
-      typeof server === 'function' ? serveStdio(server, { transport: serverSide }) : serveAppStdio(server, { transport: serverSide });
+      typeof server === 'function'
+        ? serveStdio(server, { transport: serverSide })
+        : serveAppStdio(server, { transport: serverSide });
     closeServer = () => handle.close();
     await client.connect(clientSide);
   } else if ('stdio' in transport) {

@@ -8,7 +8,10 @@ import type {
 /** A stand-in for the client's model: gets the request, returns the answer. */
 export type SamplingResponder = (
   params: CreateMessageRequestParams,
-) => CreateMessageResult | CreateMessageResultWithTools | Promise<CreateMessageResult | CreateMessageResultWithTools>;
+) =>
+  | CreateMessageResult
+  | CreateMessageResultWithTools
+  | Promise<CreateMessageResult | CreateMessageResultWithTools>;
 
 function lastIsToolResult(messages: SamplingMessage[]): boolean {
   const last = messages.at(-1);

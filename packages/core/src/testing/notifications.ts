@@ -24,12 +24,19 @@ export class NotificationLog {
   }
 
   /** Resolves with the first notification (already received or future) that matches. */
-  waitFor(method: string, match: (n: Notification) => boolean = () => true, timeoutMs = 5000): Promise<Notification> {
+  waitFor(
+    method: string,
+    match: (n: Notification) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<Notification> {
     const test = (n: Notification) => n.method === method && match(n);
     const seen = this.all.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${method} notification within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${method} notification within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.waiters.push({
         match: test,
         resolve: (n) => {

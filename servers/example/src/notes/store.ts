@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import type { RootSet } from '@mcpkit/core/roots';
@@ -59,7 +59,8 @@ export class NoteStore {
 
   async read(name: string): Promise<string> {
     const { real, exists } = await this.path(name);
-    if (!exists) throw new UserError(`There is no note "${checkName(name)}"; call list_notes to see the notes.`);
+    if (!exists)
+      throw new UserError(`There is no note "${checkName(name)}"; call list_notes to see the notes.`);
     return readFile(real, 'utf8');
   }
 

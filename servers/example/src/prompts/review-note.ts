@@ -1,5 +1,5 @@
 import { completer } from '@mcpkit/core/completion';
-import { type Scope, getPrompt } from '@mcpkit/core/server';
+import { getPrompt, type Scope } from '@mcpkit/core/server';
 import { completable } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { NoteStore } from '../notes/store.js';
@@ -19,7 +19,13 @@ export function registerReviewNote(scope: Scope): void {
       description: 'Asks the model to review one note, with an optional focus.',
       argsSchema: z.object({
         name: completable(z.string().describe('The note to review'), completer(names)),
-        focus: completable(z.string().optional().describe(`One of: ${FOCUS.join(', ')}`), completer(() => FOCUS)),
+        focus: completable(
+          z
+            .string()
+            .optional()
+            .describe(`One of: ${FOCUS.join(', ')}`),
+          completer(() => FOCUS),
+        ),
       }),
     },
     (args, ctx) =>
@@ -32,7 +38,10 @@ export function registerReviewNote(scope: Scope): void {
           messages: [
             {
               role: 'user',
-              content: { type: 'text', text: `Review this note and suggest concrete improvements.${focus}\n\n${text}` },
+              content: {
+                type: 'text',
+                text: `Review this note and suggest concrete improvements.${focus}\n\n${text}`,
+              },
             },
           ],
         };

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { completer } from '@mcpkit/core/completion';
-import { NotFound, type Scope, readResource } from '@mcpkit/core/server';
+import { NotFound, readResource, type Scope } from '@mcpkit/core/server';
 import { ResourceTemplate } from '@modelcontextprotocol/server';
-import { NoteStore, checkName } from '../notes/store.js';
+import { checkName, NoteStore } from '../notes/store.js';
 
 /** `note:///<name>`: one resource per note. */
 export const NOTE_URI = 'note:///{name}';

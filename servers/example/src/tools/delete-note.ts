@@ -1,7 +1,7 @@
 import { confirm } from '@mcpkit/core/elicitation';
 import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { NoteStore, checkName } from '../notes/store.js';
+import { checkName, NoteStore } from '../notes/store.js';
 
 /** Deletes a note after the user confirms. Hidden in read-only mode. */
 export const deleteNote = defineTool({
@@ -17,7 +17,8 @@ export const deleteNote = defineTool({
     const store = new NoteStore(await call.roots());
     const name = checkName(args.name);
     await store.path(name); // fails before asking if the name is bad or outside the roots
-    if (!(await store.exists(name))) return { text: `There is no note "${name}"; nothing was deleted.`, isError: true };
+    if (!(await store.exists(name)))
+      return { text: `There is no note "${name}"; nothing was deleted.`, isError: true };
     if (!confirm(call.flow, { message: `Delete the note "${name}"?`, explicit: args.confirm })) {
       return { text: `The note "${name}" was kept: the user declined.` };
     }

@@ -9,7 +9,8 @@ const Note = z.object({ name: z.string(), bytes: z.number(), modified: z.string(
 export const listNotes = defineTool({
   name: 'list_notes',
   title: 'List notes',
-  description: 'Lists the notes, by name, with size and last change. Pass the returned cursor to get the next page.',
+  description:
+    'Lists the notes, by name, with size and last change. Pass the returned cursor to get the next page.',
   input: z.object({
     cursor: z.string().optional().describe('The nextCursor of the previous page, to continue'),
   }),

@@ -31,13 +31,16 @@ export const searchNotes = defineTool({
       if (delayMs > 0) await sleep(delayMs, undefined, { signal: call.signal }).catch(() => tick());
       const lines = (await store.read(note.name)).split('\n');
       lines.forEach((text, n) => {
-        if (text.toLowerCase().includes(needle)) hits.push({ note: note.name, line: n + 1, text: text.slice(0, 200) });
+        if (text.toLowerCase().includes(needle))
+          hits.push({ note: note.name, line: n + 1, text: text.slice(0, 200) });
       });
       call.progress.report(i + 1, { total: notes.length, message: `searched ${note.name}` });
     }
     call.log.info(`search_notes: ${hits.length} hits in ${notes.length} notes`);
     return {
-      text: hits.length ? hits.map((h) => `${h.note}:${h.line}: ${h.text}`).join('\n') : `No note contains "${query}".`,
+      text: hits.length
+        ? hits.map((h) => `${h.note}:${h.line}: ${h.text}`).join('\n')
+        : `No note contains "${query}".`,
       structured: { hits, scanned: notes.length },
     };
   },

@@ -1,4 +1,4 @@
-import { SamplingUnavailableError, loopTool, runToolLoop } from '@mcpkit/core/sampling';
+import { loopTool, runToolLoop, SamplingUnavailableError } from '@mcpkit/core/sampling';
 import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
 import { NoteStore } from '../notes/store.js';
@@ -10,8 +10,11 @@ import { NoteStore } from '../notes/store.js';
 export const summarizeNotes = defineTool({
   name: 'summarize_notes',
   title: 'Summarize notes',
-  description: "Answers a question about the notes using the client's model, which may read notes while it works.",
-  input: z.object({ question: z.string().max(2000).optional().describe('What to find out; default: a summary') }),
+  description:
+    "Answers a question about the notes using the client's model, which may read notes while it works.",
+  input: z.object({
+    question: z.string().max(2000).optional().describe('What to find out; default: a summary'),
+  }),
   output: z.object({ answer: z.string(), model: z.string(), notesRead: z.number(), sampled: z.boolean() }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
   async run({ question }, call) {
@@ -34,7 +37,7 @@ export const summarizeNotes = defineTool({
             },
           },
         ],
-        systemPrompt: 'You answer questions about a user\'s notes. Read the notes you need with read_note.',
+        systemPrompt: "You answer questions about a user's notes. Read the notes you need with read_note.",
         maxTokens: 1000,
         tools: [readTool],
       });

@@ -1,7 +1,7 @@
 import { confirm } from '@mcpkit/core/elicitation';
 import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { NoteStore, checkName } from '../notes/store.js';
+import { checkName, NoteStore } from '../notes/store.js';
 
 /** Writes a note atomically; replacing an existing one needs the user's consent. */
 export const writeNote = defineTool({
@@ -12,7 +12,10 @@ export const writeNote = defineTool({
   input: z.object({
     name: z.string().describe('The note name, without ".md"'),
     text: z.string().max(1_000_000).describe('The whole note, in Markdown'),
-    confirm: z.boolean().optional().describe('Consent to replace an existing note, when the client cannot ask'),
+    confirm: z
+      .boolean()
+      .optional()
+      .describe('Consent to replace an existing note, when the client cannot ask'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, call) {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+
+// The public surface, entry by entry. Any change to it shows up here in review.
+const ENTRIES = [
+  'completion',
+  'elicitation',
+  'errors',
+  'limits',
+  'logging',
+  'mrtr',
+  'pagination',
+  'progress',
+  'roots',
+  'runner',
+  'sampling',
+  'server',
+  'subscriptions',
+  'testing',
+] as const;
+
+describe('public exports', () => {
+  it.each(ENTRIES)('@mcpkit/core/%s', async (entry) => {
+    const mod = (await import(`../src/${entry}/index.ts`)) as Record<string, unknown>;
+    expect(Object.keys(mod).sort()).toMatchSnapshot();
+  });
+
+  it('the root barrel re-exports every entry but testing', async () => {
+    const root = (await import('../src/index.ts')) as Record<string, unknown>;
+    const testing = (await import('../src/testing/index.ts')) as Record<string, unknown>;
+    for (const name of Object.keys(testing)) expect(root).not.toHaveProperty(name);
+    for (const entry of ENTRIES.filter((e) => e !== 'testing')) {
+      const mod = (await import(`../src/${entry}/index.ts`)) as Record<string, unknown>;
+      for (const name of Object.keys(mod)) expect(root[name], `${entry}.${name}`).toBe(mod[name]);
+    }
+  });
+
+  it('every entry is in package.json exports', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    expect(Object.keys(pkg.exports).sort()).toEqual(
+      ['.', './package.json', ...ENTRIES.map((e) => `./${e}`)].sort(),
+    );
+  });
+});
