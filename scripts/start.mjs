@@ -18,7 +18,10 @@ const servers = [
     setup() {
       const dir = join(data, 'notes');
       mkdirSync(dir);
-      writeFileSync(join(dir, 'welcome.md'), '# Welcome\nThis is a sample note served by the mcpkit example server.\n');
+      writeFileSync(
+        join(dir, 'welcome.md'),
+        '# Welcome\nThis is a sample note served by the mcpkit example server.\n',
+      );
       writeFileSync(join(dir, 'todo.md'), '# To do\n- try summarize_notes\n- subscribe to note:///todo\n');
       return [dir];
     },
@@ -36,7 +39,9 @@ for (const server of servers) {
     const url = /listening on (\S+)/.exec(text)?.[1];
     if (url) {
       const entry = { mcpServers: { [`mcpkit-${server.name}`]: { type: 'http', url } } };
-      process.stdout.write(`\n${server.name}: ${url}\nHost config entry:\n${JSON.stringify(entry, null, 2)}\n`);
+      process.stdout.write(
+        `\n${server.name}: ${url}\nHost config entry:\n${JSON.stringify(entry, null, 2)}\n`,
+      );
       process.stdout.write(`Stdio instead: node ${args[0]} ${args.slice(5).join(' ')}\n`);
     }
   });

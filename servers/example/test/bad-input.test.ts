@@ -52,7 +52,11 @@ describe('bad input over stdio never crashes the server', () => {
         jsonrpc: '2.0',
         id: 2,
         method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '0' },
+        },
       }),
     );
     expect(await s.reply(2)).toHaveProperty('result.serverInfo.name', 'mcpkit-example');
@@ -61,14 +65,18 @@ describe('bad input over stdio never crashes the server', () => {
     expect(await s.reply(3)).toHaveProperty('error.code', -32601);
     s.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":5,"arguments":"x"}}');
     expect(await s.reply(4)).toHaveProperty('error');
-    s.send('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_note","arguments":{"name":42}}}');
+    s.send(
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_note","arguments":{"name":42}}}',
+    );
     expect(await s.reply(5)).toHaveProperty('result.isError', true);
     const hugeId = 'x'.repeat(100_000);
     s.send(JSON.stringify({ jsonrpc: '2.0', id: hugeId, method: 'ping' }));
     await s.reply(hugeId);
     s.send(JSON.stringify({ jsonrpc: '2.0', id: Number.MAX_SAFE_INTEGER, method: 'ping' }));
     await s.reply(Number.MAX_SAFE_INTEGER);
-    s.send('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"read_note","arguments":{"name":"alpha"}}}');
+    s.send(
+      '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"read_note","arguments":{"name":"alpha"}}}',
+    );
     const good = await s.reply(6);
     expect(JSON.stringify(good)).toContain('apples');
     expect(s.child.exitCode).toBeNull();
