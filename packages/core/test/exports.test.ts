@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-// The public surface, entry by entry. Any change to it shows up here in review.
+// The public surface of the built package, entry by entry, resolved through its own exports map.
+// Any change to it shows up here in review.
 const ENTRIES = [
   'completion',
   'elicitation',
@@ -20,16 +21,16 @@ const ENTRIES = [
 
 describe('public exports', () => {
   it.each(ENTRIES)('@mcpkit/core/%s', async (entry) => {
-    const mod = (await import(`../src/${entry}/index.ts`)) as Record<string, unknown>;
+    const mod = (await import(`@mcpkit/core/${entry}`)) as Record<string, unknown>;
     expect(Object.keys(mod).sort()).toMatchSnapshot();
   });
 
   it('the root barrel re-exports every entry but testing', async () => {
-    const root = (await import('../src/index.ts')) as Record<string, unknown>;
-    const testing = (await import('../src/testing/index.ts')) as Record<string, unknown>;
+    const root = (await import('@mcpkit/core')) as Record<string, unknown>;
+    const testing = (await import('@mcpkit/core/testing')) as Record<string, unknown>;
     for (const name of Object.keys(testing)) expect(root).not.toHaveProperty(name);
     for (const entry of ENTRIES.filter((e) => e !== 'testing')) {
-      const mod = (await import(`../src/${entry}/index.ts`)) as Record<string, unknown>;
+      const mod = (await import(`@mcpkit/core/${entry}`)) as Record<string, unknown>;
       for (const name of Object.keys(mod)) expect(root[name], `${entry}.${name}`).toBe(mod[name]);
     }
   });

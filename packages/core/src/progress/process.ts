@@ -87,6 +87,9 @@ export function runProcess(command: string, args: readonly string[], options: Ru
         truncated,
       });
     });
+    // A child that exits without reading all its input closes the pipe; the resulting EPIPE is
+    // not the call's failure (the exit code says what happened) and must not crash the server.
+    child.stdin.on('error', () => {});
     if (options.input !== undefined) child.stdin.end(options.input);
     else child.stdin.end();
   });

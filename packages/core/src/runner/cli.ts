@@ -81,7 +81,8 @@ export function readPackageInfo(packageJson: URL): PackageInfo {
 
 function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
+  // Digits only: Number('') and Number(' ') are 0, and '0x50' or '1e3' are not what anyone typed.
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < min || n > max)
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}.`);
   return n;
@@ -106,9 +107,10 @@ export function parseCommandLine(argv: string[], extra: Record<string, ExtraOpti
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(
-      error instanceof Error ? error.message.replace(/\. To specify.*$/s, '.') : String(error),
-    );
+    // node:util's messages may run to several lines and sentences: keep the first, which names the problem.
+    const message = error instanceof Error ? error.message : String(error);
+    const first = (message.split('\n')[0] ?? '').replace(/\. To specify.*$/s, '.');
+    throw new UsageError(/[.?!]$/.test(first) ? first : `${first}.`);
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const transport = (v.transport as string | undefined) ?? 'stdio';

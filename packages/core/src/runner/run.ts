@@ -9,7 +9,6 @@ import {
   readPackageInfo,
   TOKEN_ENV,
 } from './cli.js';
-import { startHttpServer } from './http-server.js';
 import { hubListenHooks, serveAppStdio } from './stdio.js';
 
 /** A bin: its name, its package.json, its own flags, and how it builds its app. */
@@ -97,6 +96,8 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
   const token = process.env[TOKEN_ENV] || undefined;
   try {
     const hooks = hubListenHooks(app.hub, app);
+    // Loaded only for HTTP: the stdio path should not pay for the HTTP stack at start-up.
+    const { startHttpServer } = await import('./http-server.js');
     const server = await startHttpServer({
       factory: httpFactory(app),
       host: cli.common.host,
@@ -119,6 +120,11 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
       onListenEnd: hooks.onListenEnd,
     });
     closers.push(() => server.close());
+    if (app.keysEphemeral) {
+      log.info(
+        'MCPKIT_STATE_KEY is not set, so this process uses a random key: set the same value on every replica behind a load balancer.',
+      );
+    }
     process.stderr.write(
       `${bin.bin} ${info.version} listening on ${server.url}${token ? ' (bearer token required)' : ''}\n`,
     );

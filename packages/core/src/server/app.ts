@@ -70,6 +70,8 @@ export interface App {
   readonly hub: SubscriptionHub;
   readonly stateCodec: RequestStateCodec<FlowState>;
   readonly cursors: CursorCodec;
+  /** True when no `MCPKIT_STATE_KEY` was given: state and cursors only work against this process. */
+  readonly keysEphemeral: boolean;
   /**
    * The SDK factory. `connection` instances live as long as a stdio connection or a 2025 HTTP
    * session and receive change notifications; `request` instances serve one 2026 HTTP request
@@ -135,6 +137,7 @@ export function createApp(definition: AppDefinition, options: AppOptions = {}): 
     hub,
     stateCodec,
     cursors,
+    keysEphemeral: keys.ephemeral,
     factory: (kind) => (rc: McpRequestContext) => createInstance(app, caps, kind, rc),
     close: () => hub.close(),
   };

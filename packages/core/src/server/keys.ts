@@ -45,9 +45,7 @@ export function resolveKeys(env: Record<string, string | undefined>, log?: Logge
   } else {
     secret = randomBytes(32);
     ephemeral = true;
-    log?.info(
-      `${STATE_KEY_ENV} is not set, so this process uses a random key: multi-round calls and cursors only work against this process. Set it to the same value on every replica behind a load balancer.`,
-    );
+    log?.debug(`${STATE_KEY_ENV} is not set: using a random key for this process.`);
   }
   return { requestState: derive(secret, 'request-state'), cursors: derive(secret, 'cursors'), ephemeral };
 }

@@ -1,4 +1,3 @@
-import { watch } from 'chokidar';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import type { WatchProvider, WatchSource } from './types.js';
 
@@ -42,6 +41,8 @@ export function fileWatchProvider(options: FileWatchProviderOptions): WatchProvi
 }
 
 async function watchPath(path: string, changed: () => void, log: Logger): Promise<WatchSource> {
+  // Loaded on the first watch: a server nobody subscribes to never pays for chokidar at start-up.
+  const { watch } = await import('chokidar');
   const watcher = watch(path, {
     ignoreInitial: true,
     depth: 0,
