@@ -12,7 +12,9 @@ const packages = lock.packages;
 
 function platformOf(name) {
   const n = name.toLowerCase();
-  const os = ['darwin', 'linux', 'win32', 'android', 'freebsd'].find((o) => n.includes(o)) ?? (n.includes('windows') ? 'win32' : undefined);
+  const os =
+    ['darwin', 'linux', 'win32', 'android', 'freebsd'].find((o) => n.includes(o)) ??
+    (n.includes('windows') ? 'win32' : undefined);
   const cpu = n.includes('arm64') ? 'arm64' : n.includes('x64') || n.includes('-64') ? 'x64' : undefined;
   const libc = n.includes('musl') ? 'musl' : undefined;
   return { os, cpu, libc };
@@ -40,7 +42,9 @@ for (const [path, entry] of Object.entries(packages)) {
     added++;
   }
 }
-const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)));
+const sorted = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+);
 lock.packages = sorted;
 writeFileSync(lockUrl, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`package-lock.json: ${added} platform entries added`);
