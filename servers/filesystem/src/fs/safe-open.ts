@@ -1,0 +1,37 @@
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { UserError } from '@mcpkit/core/errors';
+
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens a file for reading without following a symlink planted after the path was checked, and
+ * refuses anything but a regular file (a FIFO would hang the read, a device would never end).
+ * `display` is the safe name to put in an error.
+ */
+export async function openRegularFile(
+  real: string,
+  display: string,
+): Promise<{ handle: FileHandle; size: number }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(real, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UserError(`"${display}" does not exist.`);
+    if (code === 'ELOOP') throw new UserError(`"${display}" is a symbolic link, which is not followed here.`);
+    if (code === 'EISDIR')
+      throw new UserError(`"${display}" is a directory; use list_directory to see inside it.`);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new UserError(`"${display}" cannot be read: permission denied.`);
+    throw error;
+  }
+  const info = await handle.stat();
+  if (!info.isFile()) {
+    await handle.close();
+    throw new UserError(
+      `"${display}" is not a regular file (a directory, device, socket or pipe), so it is not read.`,
+    );
+  }
+  return { handle, size: info.size };
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RootSet } from '@mcpkit/core/roots';
+import { type App, createApp, type Scope } from '@mcpkit/core/server';
+import { attachSettings, DEFAULT_FS_SETTINGS, type FsSettings } from '../src/context.js';
+
+/**
+ * A temporary world for a test: `allowed/` (the root the server gets), a sibling `allowed_evil/`
+ * and `outside/` with a secret in it, so prefix and escape attacks have something to aim at.
+ */
+export async function world() {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-fs-')));
+  const allowed = join(base, 'allowed');
+  const evil = join(base, 'allowed_evil');
+  const outside = join(base, 'outside');
+  for (const d of [allowed, evil, outside]) await mkdir(d);
+  await writeFile(join(outside, 'secret.txt'), 'top secret\n');
+  await writeFile(join(evil, 'x.txt'), 'evil sibling\n');
+  return {
+    base,
+    allowed,
+    evil,
+    outside,
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+}
+
+/** An app over `dirs` that registers only what `register` adds: a test-local server. */
+export async function fsApp(
+  dirs: string[],
+  register: (scope: Scope) => void,
+  options: {
+    settings?: Partial<FsSettings>;
+    pageSize?: number;
+    outputLimitBytes?: number;
+    readOnly?: boolean;
+  } = {},
+): Promise<App> {
+  const app = createApp(
+    { name: 'fs-test', version: '0.0.0', setup: (_mcp, scope) => register(scope) },
+    {
+      roots: await RootSet.create(dirs),
+      notifyDebounceMs: 20,
+      ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+      ...(options.outputLimitBytes ? { outputLimitBytes: options.outputLimitBytes } : {}),
+      ...(options.readOnly ? { readOnly: true } : {}),
+    },
+  );
+  attachSettings(app, { ...DEFAULT_FS_SETTINGS, ...options.settings });
+  return app;
+}
+
+/** A digest of every entry under `dir` (names, types, link targets, contents, modes): equal before and after means untouched. */
+export async function treeHash(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  const walk = async (d: string): Promise<void> => {
+    const entries = (await readdir(d)).sort();
+    for (const name of entries) {
+      const p = join(d, name);
+      const s = await lstat(p);
+      hash.update(`${p}\0${s.mode}\0${s.size}\0${s.nlink}\0`);
+      if (s.isSymbolicLink()) hash.update(await readlink(p));
+      else if (s.isDirectory()) await walk(p);
+      else if (s.isFile()) hash.update(await readFile(p));
+    }
+  };
+  await walk(dir);
+  return hash.digest('hex');
+}
+
+/** The first text block of a tool result. */
+export function textOf(result: { content?: unknown }): string {
+  const blocks = (result.content ?? []) as { type: string; text?: string }[];
+  return blocks.find((b) => b.type === 'text')?.text ?? '';
+}
