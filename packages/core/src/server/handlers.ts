@@ -1,13 +1,15 @@
 import {
   type GetPromptResult,
   type InputRequiredResult,
+  isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
   ResourceNotFoundError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { isUserError } from '../errors/index.js';
+import { isUserError, UserError } from '../errors/index.js';
+import { truncateText } from '../limits/index.js';
 import { type Flow, runFlow } from '../mrtr/flow.js';
 import type { Scope } from './app.js';
 
@@ -37,14 +39,43 @@ export async function readResource(
   body: (flow: Flow) => Promise<ReadResourceResult> | ReadResourceResult,
 ): Promise<ReadResourceResult | InputRequiredResult> {
   try {
-    return await runFlow(
+    const result = await runFlow(
       ctx,
       { era: scope.era, mcp: scope.mcp, codec: scope.app.stateCodec, op: 'resources/read', args: uri.href },
       body,
     );
+    return isInputRequiredResult(result) ? result : bound(result, scope.app.outputLimitBytes);
   } catch (error) {
     return toProtocolError(scope, `Reading ${uri.protocol} resource`, error, uri.href);
   }
+}
+
+/**
+ * Holds a resource read to the output budget: text beyond it is cut with a notice, and a blob
+ * beyond it is refused, since half an image is no use. One budget for all contents of the read.
+ */
+function bound(result: ReadResourceResult, limit: number): ReadResourceResult {
+  let left = limit;
+  const contents = result.contents.map((c) => {
+    if ('text' in c && typeof c.text === 'string') {
+      const cut = truncateText(c.text, Math.max(left, 1024), {
+        continuation: 'Resources are read whole; use a tool that reads a range to get the rest.',
+      });
+      left = Math.max(0, left - cut.shownBytes);
+      return cut.truncated ? { ...c, text: cut.text } : c;
+    }
+    if ('blob' in c && typeof c.blob === 'string') {
+      const size = c.blob.length;
+      if (size > left) {
+        throw new UserError(
+          `This resource is about ${Math.round((size * 3) / 4)} bytes, more than the ${limit}-byte limit of one read.`,
+        );
+      }
+      left -= size;
+    }
+    return c;
+  });
+  return { ...result, contents };
 }
 
 /** Runs a prompt inside a multi-round flow with the same error mapping as {@link readResource}. */
