@@ -26,6 +26,18 @@ const servers = [
       return [dir];
     },
   },
+  {
+    name: 'filesystem',
+    bin: join(root, 'servers/filesystem/dist/index.js'),
+    port: 3001,
+    setup() {
+      const dir = join(data, 'project');
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'README.md'), '# Sample project\nServed by the mcpkit filesystem server.\n');
+      writeFileSync(join(dir, 'src', 'index.ts'), 'export const greet = (name: string) => `hello ${name}`;\n');
+      return [dir];
+    },
+  },
 ];
 
 const children = [];

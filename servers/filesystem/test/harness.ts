@@ -62,7 +62,7 @@ export async function fsApp(
   return app;
 }
 
-/** A digest of every entry under `dir` (names, types, link targets, contents, modes): equal before and after means untouched. */
+/** A digest of every entry under `dir` (names, modes, sizes, link targets, contents): equal before and after means untouched. */
 export async function treeHash(dir: string): Promise<string> {
   const hash = createHash('sha256');
   const walk = async (d: string): Promise<void> => {
@@ -70,7 +70,8 @@ export async function treeHash(dir: string): Promise<string> {
     for (const name of entries) {
       const p = join(d, name);
       const s = await lstat(p);
-      hash.update(`${p}\0${s.mode}\0${s.size}\0${s.nlink}\0`);
+      // Not nlink: breaking a hard link to a file changes its count, not the file.
+      hash.update(`${p}\0${s.mode}\0${s.size}\0`);
       if (s.isSymbolicLink()) hash.update(await readlink(p));
       else if (s.isDirectory()) await walk(p);
       else if (s.isFile()) hash.update(await readFile(p));
@@ -84,4 +85,19 @@ export async function treeHash(dir: string): Promise<string> {
 export function textOf(result: { content?: unknown }): string {
   const blocks = (result.content ?? []) as { type: string; text?: string }[];
   return blocks.find((b) => b.type === 'text')?.text ?? '';
+}
+
+/** Every string inside a value (arguments, deeply). */
+export function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** Paths under `base` that appear in `text` but were not part of what the caller sent: a leak. */
+export function leakedPaths(text: string, base: string, inputs: string[]): string[] {
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const found = text.match(new RegExp(`${escaped}[^\\s"'\\]]*`, 'g')) ?? [];
+  return found.filter((p) => !inputs.some((i) => i.includes(p)));
 }

@@ -1,0 +1,42 @@
+import type { EntryType } from './walk.js';
+
+// C0, DEL, C1, line/paragraph separators and bidi controls: a file name holding one could break a
+// listing into fake lines or make a name read differently from what it is.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * A name or path as it may appear in text output: control characters escaped (`\n`, `\u0000`).
+ * Structured output keeps the real name; only the text rendering is escaped.
+ *
+ * @example escapeName('a\nb') // 'a\\nb'
+ */
+export function escapeName(name: string): string {
+  return name.replace(UNSAFE, (ch) => SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const TAGS: Record<EntryType, string> = {
+  directory: '[DIR]',
+  file: '[FILE]',
+  symlink: '[LINK]',
+  other: '[OTHER]',
+};
+
+/** The official listing tag of an entry type; `[LINK]` and `[OTHER]` are additions. */
+export function typeTag(type: EntryType): string {
+  return TAGS[type];
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/**
+ * A byte count as the official server prints it: "0 B", "512 B", "1.50 KB" (powers of 1024).
+ *
+ * @example formatSize(1536) // '1.50 KB'
+ */
+export function formatSize(bytes: number): string {
+  if (bytes <= 0) return '0 B';
+  const unit = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  if (unit === 0) return `${bytes} B`;
+  return `${(bytes / 1024 ** unit).toFixed(2)} ${UNITS[unit]}`;
+}

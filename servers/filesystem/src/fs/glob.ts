@@ -1,0 +1,68 @@
+import picomatch from 'picomatch';
+
+/** Tests an entry of a walk: its path from the search root (`/`-separated), its name, its kind. */
+export type EntryMatcher = (relative: string, name: string, isDirectory: boolean) => boolean;
+
+// Windows file names are case-insensitive, so patterns are too there; elsewhere they are exact.
+const NOCASE = process.platform === 'win32';
+
+/**
+ * Compiles one glob, once per call, under these rules (the same for `pattern`, `include` and
+ * `excludePatterns`):
+ *
+ * - Globs are picomatch globs (`*`, `?`, `**`, `[abc]`, `{a,b}`), with `dot: true`: `*` matches
+ *   names that start with a dot too.
+ * - A pattern without `/` is matched against the entry's name, at any depth: `*.ts` finds every
+ *   `.ts` file (as `**\/*.ts` does), `node_modules` excludes every directory of that name.
+ * - A pattern with `/` is matched against the whole path from the search root: `src/*.ts` finds
+ *   only the files directly in `src`. A leading `/` or `./` anchors a name-only pattern the same
+ *   way: `/*.ts` finds only the `.ts` files at the top.
+ * - A trailing `/` matches directories only: `build/`.
+ * - With `substring` (search_files' `pattern`), a name-only pattern with no glob character at all
+ *   matches every name that contains it, ignoring case, as the official server once did: `config`
+ *   finds `config.json` and `app.config.ts`.
+ *
+ * The tree under an excluded directory is never entered, so excluding `node_modules` costs nothing.
+ *
+ * @example
+ * ```ts
+ * const m = compileGlob('*.ts');
+ * m('src/a/index.ts', 'index.ts', false); // true
+ * compileGlob('src/*.ts')('src/a/index.ts', 'index.ts', false); // false
+ * ```
+ */
+export function compileGlob(pattern: string, options: { substring?: boolean } = {}): EntryMatcher {
+  let body = pattern;
+  const directoriesOnly = body.length > 1 && body.endsWith('/');
+  if (directoriesOnly) body = body.replace(/\/+$/, '');
+  let anchored = false;
+  if (body.startsWith('./')) {
+    body = body.slice(2);
+    anchored = true;
+  } else if (body.startsWith('/')) {
+    body = body.replace(/^\/+/, '');
+    anchored = true;
+  }
+  // Nothing left to match ("/" alone): it names the root itself, which is never an entry.
+  if (body === '') return () => false;
+  const onName = !anchored && !body.includes('/');
+  let test: (text: string) => boolean;
+  if (options.substring && onName && !picomatch.scan(body).isGlob) {
+    const needle = body.toLowerCase();
+    test = (name) => name.toLowerCase().includes(needle);
+  } else {
+    test = picomatch(body, { dot: true, nocase: NOCASE });
+  }
+  if (onName) return (_relative, name, isDirectory) => (!directoriesOnly || isDirectory) && test(name);
+  return (relative, _name, isDirectory) => (!directoriesOnly || isDirectory) && test(relative);
+}
+
+/**
+ * Compiles a list of exclude globs (see {@link compileGlob} for the rules) into one test that is
+ * true when any of them matches; `undefined` for an empty list, so walks without excludes pay nothing.
+ */
+export function compileExcludes(patterns: readonly string[] | undefined): EntryMatcher | undefined {
+  const tests = (patterns ?? []).filter((p) => p.length > 0).map((p) => compileGlob(p));
+  if (tests.length === 0) return undefined;
+  return (relative, name, isDirectory) => tests.some((test) => test(relative, name, isDirectory));
+}

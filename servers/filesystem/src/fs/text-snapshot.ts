@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { UserError } from '@mcpkit/core/errors';
+import { openRegularFile } from './safe-open.js';
+
+/** Largest file edit_file and apply_patch change: the whole text is held, diffed and rewritten in memory. */
+export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+
+/** A text file as read for editing, with a digest to notice a change made meanwhile. */
+export interface TextSnapshot {
+  text: string;
+  digest: string;
+}
+
+// fatal: a file that is not UTF-8 would come back with U+FFFD in place of its bytes, and writing
+// that back would destroy them. ignoreBOM: keep a byte order mark in the text, so it is written back.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+async function readBytes(real: string, display: string, maxBytes: number): Promise<Buffer> {
+  const { handle, size } = await openRegularFile(real, display);
+  try {
+    if (size > maxBytes) {
+      throw new UserError(
+        `"${display}" is ${size} bytes, more than the ${maxBytes} bytes that can be edited in place; use write_file to replace it.`,
+      );
+    }
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+function digestOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Reads a regular file (never through a link planted after the path was checked) as UTF-8 text for
+ * editing. Refuses binary files and invalid UTF-8, which an edit would corrupt.
+ *
+ * @example
+ * ```ts
+ * const before = await readTextSnapshot(target.real, target.display);
+ * ```
+ */
+export async function readTextSnapshot(
+  real: string,
+  display: string,
+  maxBytes = MAX_EDIT_BYTES,
+): Promise<TextSnapshot> {
+  const bytes = await readBytes(real, display, maxBytes);
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new UserError(`"${display}" is not UTF-8 text, so it is not edited (its bytes would be damaged).`);
+  }
+  if (text.includes('\u0000')) {
+    throw new UserError(
+      `"${display}" looks like a binary file (it contains NUL bytes), so it is not edited.`,
+    );
+  }
+  return { text, digest: digestOf(bytes) };
+}
+
+/**
+ * Fails when the file no longer has the content `digest` was taken from: someone else wrote it while
+ * the edit was being worked out, and writing now would silently undo their change.
+ */
+export async function assertUnchanged(real: string, display: string, digest: string): Promise<void> {
+  let now: string | undefined;
+  try {
+    now = digestOf(await readBytes(real, display, Number.MAX_SAFE_INTEGER));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+  }
+  if (now !== digest) {
+    throw new UserError(`"${display}" changed while editing; read it again and redo the edit.`);
+  }
+}

@@ -1,0 +1,238 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { UserError } from '@mcpkit/core/errors';
+import { checkpoint } from '@mcpkit/core/progress';
+import { GitignoreStack } from './gitignore.js';
+
+/** What an entry is, seen without following it: a symbolic link is a `symlink`, whatever it points to. */
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+/**
+ * Where a walk stands: one key per level from the root down to an entry. A key is the entry's name,
+ * so a resumed walk lands right even when entries were added or removed meanwhile; for very long
+ * paths it is the entry's index in its sorted directory instead, to keep cursors small.
+ */
+export type WalkPosition = (string | number)[];
+
+/** One entry of a walk. */
+export interface WalkEntry {
+  /** Absolute path: the walk root (a real path) joined with `relative`. */
+  path: string;
+  /** Path from the walk root, `/`-separated whatever the platform. */
+  relative: string;
+  name: string;
+  type: EntryType;
+  /** 1 for the root's own entries. */
+  depth: number;
+  /** Pass as `from` to resume the walk right after this entry. */
+  position: WalkPosition;
+}
+
+/** Counters a caller can watch while a walk runs (progress) and read after it (notes, tests). */
+export interface WalkStats {
+  /** Directory listings read, the resumed path included. */
+  directoriesRead: number;
+  /** Entries looked at, excluded ones included. */
+  entriesSeen: number;
+  /** Directories skipped because they could not be read (permission denied, vanished). */
+  unreadable: number;
+}
+
+/** Decides, from the path relative to the walk root, that an entry is left out (and not entered). */
+export type ExcludeTest = (relative: string, name: string, isDirectory: boolean, path: string) => boolean;
+
+export interface WalkOptions {
+  /** Entries deeper than this are not listed; directories at this depth are not entered. Default: no limit. */
+  maxDepth?: number;
+  exclude?: ExcludeTest;
+  /**
+   * Honour .gitignore files: those met on the way down, scoped to their directory, and those above
+   * the root up to `boundary` (never above it). The `.git` directory is skipped too.
+   */
+  gitignore?: { boundary: string };
+  /** Resume after this entry (or at it, with `inclusive`). */
+  from?: WalkPosition;
+  inclusive?: boolean;
+  signal?: AbortSignal;
+  stats?: WalkStats;
+  /** Name of the root for error messages: never a host path. */
+  display?: string;
+}
+
+/** Fresh counters. */
+export function walkStats(): WalkStats {
+  return { directoriesRead: 0, entriesSeen: 0, unreadable: 0 };
+}
+
+interface Frame {
+  /** Absolute path with a trailing separator, ready to have a name appended. */
+  prefix: string;
+  relative: string;
+  name: string;
+  depth: number;
+  entries: Dirent[];
+  /** The next entry to look at. */
+  index: number;
+  ignore: GitignoreStack | undefined;
+}
+
+/** Beyond this many characters of names, positions switch to indices (cursors stay well under 4 KiB). */
+const MAX_NAMED_POSITION = 1024;
+
+// Code-unit order, not localeCompare: the same on every machine and locale, so a position taken on
+// one call means the same place on the next.
+const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+function typeOf(entry: Dirent): EntryType {
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isFile()) return 'file';
+  return 'other';
+}
+
+/**
+ * Walks a directory tree depth-first in name order, one `readdir` per directory and no `stat` per
+ * entry. Symbolic links are reported and never followed, so a walk started at a real path inside
+ * the roots stays inside them without checking each entry. Directories that cannot be read are
+ * counted in `stats.unreadable` and skipped; only the root failing is an error.
+ *
+ * @example
+ * ```ts
+ * for await (const e of walk(root, { maxDepth: 2, signal })) console.log(e.relative, e.type);
+ * const rest = walk(root, { from: last.position }); // picks up right after `last`
+ * ```
+ */
+export async function* walk(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const { exclude, signal } = options;
+  const stats = options.stats ?? walkStats();
+  const tick = checkpoint(signal);
+
+  const open = async (
+    path: string,
+    relative: string,
+    name: string,
+    depth: number,
+    parent: GitignoreStack | undefined,
+  ): Promise<Frame | undefined> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path, { withFileTypes: true });
+    } catch (error) {
+      if (depth === 0) throw rootError(error, options.display ?? 'the directory');
+      stats.unreadable++;
+      return undefined;
+    }
+    stats.directoriesRead++;
+    entries.sort(byName);
+    const ignore = parent && (await parent.enter(path, relative, entries));
+    return { prefix: path.endsWith(sep) ? path : path + sep, relative, name, depth, entries, index: 0, ignore };
+  };
+
+  const ignoreAbove = options.gitignore ? await GitignoreStack.above(root, options.gitignore.boundary) : undefined;
+  const first = await open(root, '', '', 0, ignoreAbove);
+  if (!first) return;
+  const stack: Frame[] = [first];
+  const descend = async (frame: Frame, entry: Dirent): Promise<void> => {
+    if (frame.depth + 1 >= maxDepth) return;
+    const relative = frame.relative === '' ? entry.name : `${frame.relative}/${entry.name}`;
+    const child = await open(frame.prefix + entry.name, relative, entry.name, frame.depth + 1, frame.ignore);
+    if (child) stack.push(child);
+  };
+  if (options.from) await resume(stack, options.from, options.inclusive ?? false, descend);
+
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const dirent = frame.entries[frame.index++];
+    if (dirent === undefined) {
+      stack.pop();
+      continue;
+    }
+    await tick();
+    stats.entriesSeen++;
+    const name = dirent.name;
+    const relative = frame.relative === '' ? name : `${frame.relative}/${name}`;
+    const type = typeOf(dirent);
+    const isDirectory = type === 'directory';
+    const path = frame.prefix + name;
+    if (exclude?.(relative, name, isDirectory, path)) continue;
+    if (frame.ignore?.ignores(relative, name, isDirectory)) continue;
+    yield { path, relative, name, type, depth: frame.depth + 1, position: positionOf(stack) };
+    if (isDirectory) await descend(frame, dirent);
+  }
+}
+
+/** The position of the entry just taken from the top frame. */
+function positionOf(stack: readonly Frame[]): WalkPosition {
+  const top = stack[stack.length - 1]!;
+  let length = top.entries[top.index - 1]!.name.length;
+  for (let i = 1; i < stack.length; i++) length += stack[i]!.name.length + 1;
+  if (length > MAX_NAMED_POSITION) return stack.map((frame) => frame.index - 1);
+  const position: WalkPosition = [];
+  for (let i = 1; i < stack.length; i++) position.push(stack[i]!.name);
+  position.push(top.entries[top.index - 1]!.name);
+  return position;
+}
+
+/**
+ * Rebuilds the stack for a position: re-lists only the directories on the path to it, and finds
+ * each key by binary search. An ancestor that vanished resumes at the entry that now follows it.
+ */
+async function resume(
+  stack: Frame[],
+  from: WalkPosition,
+  inclusive: boolean,
+  descend: (frame: Frame, entry: Dirent) => Promise<void>,
+): Promise<void> {
+  for (const [level, key] of from.entries()) {
+    const frame = stack[stack.length - 1]!;
+    const { index, exact } = locate(frame.entries, key);
+    const entry = exact ? frame.entries[index] : undefined;
+    const last = level === from.length - 1;
+    if (last && inclusive) {
+      frame.index = index;
+      return;
+    }
+    frame.index = exact ? index + 1 : index;
+    if (!entry || !entry.isDirectory() || entry.isSymbolicLink()) return;
+    const depth = stack.length;
+    await descend(frame, entry);
+    // Not entered (depth limit, unreadable): carry on after it at this level.
+    if (stack.length === depth) return;
+  }
+}
+
+function locate(entries: readonly Dirent[], key: string | number): { index: number; exact: boolean } {
+  if (typeof key === 'number') {
+    const index = Math.min(Math.max(0, Math.trunc(key)), entries.length);
+    return { index, exact: index < entries.length };
+  }
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (entries[mid]!.name < key) low = mid + 1;
+    else high = mid;
+  }
+  return { index: low, exact: entries[low]?.name === key };
+}
+
+/** True for a value that can be a {@link WalkPosition} (a cursor's payload is checked with it). */
+export function isWalkPosition(value: unknown): value is WalkPosition {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.length <= 4096 &&
+    value.every((key) => typeof key === 'string' || (typeof key === 'number' && Number.isSafeInteger(key)))
+  );
+}
+
+function rootError(error: unknown, display: string): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOTDIR') return new UserError(`"${display}" is not a directory; pass a directory to list or search.`);
+  if (code === 'ENOENT') return new UserError(`"${display}" does not exist; check the path and try again.`);
+  if (code === 'EACCES' || code === 'EPERM')
+    return new UserError(`"${display}" cannot be read: permission denied; choose a directory this server can read.`);
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,72 @@
+import type { FileHandle } from 'node:fs/promises';
+import { UserError } from '@mcpkit/core/errors';
+import { throwIfAborted } from '@mcpkit/core/progress';
+import { defineTool } from '@mcpkit/core/server';
+import * as z from 'zod';
+import { resolveArg, settingsOf } from '../context.js';
+import { MEDIA_EXTENSIONS, mediaTypeOf } from '../fs/mime.js';
+import { openRegularFile } from '../fs/safe-open.js';
+
+const CHUNK = 256 * 1024;
+
+/**
+ * Returns an image or audio file as a base64 content block. The size is checked on the open file
+ * before anything is read, so an oversized file costs nothing.
+ */
+export const readMediaFile = defineTool({
+  name: 'read_media_file',
+  title: 'Read media file',
+  description:
+    `Reads an image or audio file and returns it as base64 data with its MIME type. The type comes from ` +
+    `the extension (${MEDIA_EXTENSIONS.join(', ')}); files over the server's media size limit are refused. ` +
+    'Only works within the allowed directories.',
+  input: z.object({ path: z.string().describe('The image or audio file to read') }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run({ path }, call) {
+    const file = await resolveArg(call, path);
+    const media = mediaTypeOf(file.real);
+    if (!media) {
+      throw new UserError(
+        `"${file.display}" is not an image or audio file this tool sends (by its extension); use read_text_file for text.`,
+      );
+    }
+    const cap = settingsOf(call.scope).maxMediaBytes;
+    const { handle, size } = await openRegularFile(file.real, file.display);
+    try {
+      if (size > cap) {
+        throw new UserError(
+          `"${file.display}" is ${size} bytes, over the ${cap}-byte limit for media files; the operator can raise the limit.`,
+        );
+      }
+      const data = await readUpTo(handle, cap, file.display, call.signal);
+      return {
+        text: `${media.kind === 'image' ? 'Image' : 'Audio'} ${media.mimeType}, ${data.length} bytes.`,
+        content: [{ type: media.kind, data: data.toString('base64'), mimeType: media.mimeType }],
+      };
+    } finally {
+      await handle.close();
+    }
+  },
+});
+
+// Reads to the end, but never more than `cap` bytes: the file may have grown since it was measured.
+async function readUpTo(
+  handle: FileHandle,
+  cap: number,
+  display: string,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    throwIfAborted(signal);
+    const buffer = Buffer.alloc(CHUNK);
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK, total);
+    if (bytesRead === 0) return Buffer.concat(parts, total);
+    parts.push(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > cap) {
+      throw new UserError(`"${display}" grew past the ${cap}-byte limit for media files while it was read.`);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type TestTransport, connect } from '@mcpkit/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textOf, treeHash, world } from './harness.js';
+
+const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+function startHttp(dir: string) {
+  const child = spawn(process.execPath, [BIN, '--transport', 'http', '--port', '0', dir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+  return { child, url };
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('mcpkit-filesystem as a real process', () => {
+  let w: Awaited<ReturnType<typeof world>>;
+  let http: ReturnType<typeof startHttp>;
+  let url: string;
+  beforeAll(async () => {
+    w = await world();
+    await writeFile(join(w.allowed, 'hello.txt'), 'hello\nworld\n');
+    http = startHttp(w.allowed);
+    url = await http.url;
+  });
+  afterAll(async () => {
+    expect(await stop(http.child)).toBe(0);
+    await w.cleanup();
+  });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    for (const kind of ['stdio', 'http'] as const) {
+      it(`${kind}, ${era} era: read, write with confirmation, search, and an escape refused`, async () => {
+        const transport: TestTransport =
+          kind === 'stdio' ? { stdio: { command: process.execPath, args: [BIN, w.allowed] } } : { http: url };
+        const outsideBefore = await treeHash(w.outside);
+        const session = await connect(undefined, {
+          era,
+          transport,
+          elicitation: () => ({ action: 'accept', content: { confirm: true } }),
+        });
+        try {
+          expect(textOf(await session.callTool('read_text_file', { path: join(w.allowed, 'hello.txt'), head: 1 }))).toBe(
+            'hello',
+          );
+          const target = join(w.allowed, `out-${kind}-${era}.txt`);
+          await session.callTool('write_file', { path: target, content: 'one' });
+          await session.callTool('write_file', { path: target, content: 'two' });
+          expect(await readFile(target, 'utf8')).toBe('two');
+          const found = await session.callTool('search_files', { path: w.allowed, pattern: `*${kind}-${era}*` });
+          expect(textOf(found)).toContain(target);
+          const escape = await session.callTool('read_text_file', { path: join(w.allowed, '..', 'outside', 'secret.txt') });
+          expect(escape.isError).toBe(true);
+          expect(textOf(escape)).not.toContain(w.base);
+          expect(await treeHash(w.outside)).toBe(outsideBefore);
+        } finally {
+          await session.close();
+        }
+      });
+    }
+  }
+
+  it('refuses to start without a directory, with one sentence and exit code 2', async () => {
+    const result = await new Promise<{ code: number | null; err: string }>((resolve) => {
+      const c = spawn(process.execPath, [BIN]);
+      let err = '';
+      c.stderr.on('data', (d: Buffer) => (err += d));
+      c.on('exit', (code) => resolve({ code, err }));
+    });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('at least one directory');
+  });
+});
