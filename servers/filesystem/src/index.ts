@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { RootSet } from '@mcpkit/core/roots';
-import { UsageError, runServer } from '@mcpkit/core/runner';
+import { runServer, UsageError } from '@mcpkit/core/runner';
 import { createFilesystemApp } from './server.js';
 
 await runServer({
@@ -20,7 +20,9 @@ await runServer({
   },
   async create(cli, log) {
     if (cli.positionals.length === 0) {
-      throw new UsageError('Give at least one directory the server may use, e.g. mcpkit-filesystem ~/projects/app.');
+      throw new UsageError(
+        'Give at least one directory the server may use, e.g. mcpkit-filesystem ~/projects/app.',
+      );
     }
     const roots = await RootSet.create(cli.positionals).catch((error: unknown) => {
       throw new UsageError(error instanceof Error ? error.message : String(error));

@@ -3,7 +3,7 @@ import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RootSet } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
-import { type TestSession, connect } from '@mcpkit/core/testing';
+import { connect, type TestSession } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFilesystemApp } from '../src/server.js';
 import { leakedPaths, stringsIn, textOf, treeHash, world } from './harness.js';
@@ -64,30 +64,119 @@ const ATTACKS: Attack[] = [
   read('private key in .ssh', (w) => join(w.allowed, '.ssh', 'id_rsa')),
   read('symlink with an innocent name to .env', (w) => join(w.allowed, 'notes.txt')),
   // Writes
-  { name: 'write outside', tool: 'write_file', args: (w) => ({ path: join(w.outside, 'new.txt'), content: 'x', confirm: true }) },
-  { name: 'write through a directory symlink', tool: 'write_file', args: (w) => ({ path: join(w.allowed, 'd', 'new.txt'), content: 'x', confirm: true }) },
-  { name: 'write through a dangling symlink', tool: 'write_file', args: (w) => ({ path: join(w.allowed, 'dang'), content: 'x', confirm: true }) },
-  { name: 'write through a file symlink', tool: 'write_file', args: (w) => ({ path: join(w.allowed, 'leak'), content: 'x', confirm: true }) },
-  { name: 'write over a hard link to outside', tool: 'write_file', args: (w) => ({ path: join(w.allowed, 'hl'), content: 'x', confirm: true }), maySucceed: true },
-  { name: 'edit through a symlink', tool: 'edit_file', args: (w) => ({ path: join(w.allowed, 'leak'), edits: [{ oldText: 'top', newText: 'pwned' }] }) },
-  { name: 'create a directory outside', tool: 'create_directory', args: (w) => ({ path: `${w.allowed}/../outside/newdir` }) },
-  { name: 'create a directory through a symlink', tool: 'create_directory', args: (w) => ({ path: join(w.allowed, 'd', 'sub') }) },
-  { name: 'move a file out', tool: 'move_file', args: (w) => ({ source: join(w.allowed, 'a.txt'), destination: join(w.outside, 'a.txt') }) },
-  { name: 'move a secret in', tool: 'move_file', args: (w) => ({ source: join(w.outside, 'secret.txt'), destination: join(w.allowed, 's.txt') }) },
-  { name: 'copy a secret in', tool: 'copy_file', args: (w) => ({ source: join(w.outside, 'secret.txt'), destination: join(w.allowed, 'c.txt') }) },
-  { name: 'copy out', tool: 'copy_file', args: (w) => ({ source: join(w.allowed, 'a.txt'), destination: join(w.outside, 'c.txt') }) },
-  { name: 'delete outside', tool: 'delete_file', args: (w) => ({ path: join(w.outside, 'secret.txt'), confirm: true }) },
-  { name: 'delete the root itself', tool: 'delete_file', args: (w) => ({ path: w.allowed, recursive: true, confirm: true }) },
-  { name: 'patch a file outside', tool: 'apply_patch', args: () => ({ patch: patchFor('../outside/secret.txt') }) },
+  {
+    name: 'write outside',
+    tool: 'write_file',
+    args: (w) => ({ path: join(w.outside, 'new.txt'), content: 'x', confirm: true }),
+  },
+  {
+    name: 'write through a directory symlink',
+    tool: 'write_file',
+    args: (w) => ({ path: join(w.allowed, 'd', 'new.txt'), content: 'x', confirm: true }),
+  },
+  {
+    name: 'write through a dangling symlink',
+    tool: 'write_file',
+    args: (w) => ({ path: join(w.allowed, 'dang'), content: 'x', confirm: true }),
+  },
+  {
+    name: 'write through a file symlink',
+    tool: 'write_file',
+    args: (w) => ({ path: join(w.allowed, 'leak'), content: 'x', confirm: true }),
+  },
+  {
+    name: 'write over a hard link to outside',
+    tool: 'write_file',
+    args: (w) => ({ path: join(w.allowed, 'hl'), content: 'x', confirm: true }),
+    maySucceed: true,
+  },
+  {
+    name: 'edit through a symlink',
+    tool: 'edit_file',
+    args: (w) => ({ path: join(w.allowed, 'leak'), edits: [{ oldText: 'top', newText: 'pwned' }] }),
+  },
+  {
+    name: 'create a directory outside',
+    tool: 'create_directory',
+    args: (w) => ({ path: `${w.allowed}/../outside/newdir` }),
+  },
+  {
+    name: 'create a directory through a symlink',
+    tool: 'create_directory',
+    args: (w) => ({ path: join(w.allowed, 'd', 'sub') }),
+  },
+  {
+    name: 'move a file out',
+    tool: 'move_file',
+    args: (w) => ({ source: join(w.allowed, 'a.txt'), destination: join(w.outside, 'a.txt') }),
+  },
+  {
+    name: 'move a secret in',
+    tool: 'move_file',
+    args: (w) => ({ source: join(w.outside, 'secret.txt'), destination: join(w.allowed, 's.txt') }),
+  },
+  {
+    name: 'copy a secret in',
+    tool: 'copy_file',
+    args: (w) => ({ source: join(w.outside, 'secret.txt'), destination: join(w.allowed, 'c.txt') }),
+  },
+  {
+    name: 'copy out',
+    tool: 'copy_file',
+    args: (w) => ({ source: join(w.allowed, 'a.txt'), destination: join(w.outside, 'c.txt') }),
+  },
+  {
+    name: 'delete outside',
+    tool: 'delete_file',
+    args: (w) => ({ path: join(w.outside, 'secret.txt'), confirm: true }),
+  },
+  {
+    name: 'delete the root itself',
+    tool: 'delete_file',
+    args: (w) => ({ path: w.allowed, recursive: true, confirm: true }),
+  },
+  {
+    name: 'patch a file outside',
+    tool: 'apply_patch',
+    args: () => ({ patch: patchFor('../outside/secret.txt') }),
+  },
   { name: 'patch /etc/passwd', tool: 'apply_patch', args: () => ({ patch: patchFor('/etc/passwd') }) },
-  { name: 'patch through a/ prefix and ..', tool: 'apply_patch', args: () => ({ patch: patchFor('a/../../outside/secret.txt') }) },
+  {
+    name: 'patch through a/ prefix and ..',
+    tool: 'apply_patch',
+    args: () => ({ patch: patchFor('a/../../outside/secret.txt') }),
+  },
   // Listing and searching must not reach through links
-  { name: 'list a symlinked directory', tool: 'list_directory', args: (w) => ({ path: join(w.allowed, 'd') }) },
+  {
+    name: 'list a symlinked directory',
+    tool: 'list_directory',
+    args: (w) => ({ path: join(w.allowed, 'd') }),
+  },
   { name: 'info outside', tool: 'get_file_info', args: (w) => ({ path: join(w.outside, 'secret.txt') }) },
-  { name: 'read many, one outside', tool: 'read_multiple_files', args: (w) => ({ paths: [join(w.outside, 'secret.txt')] }), maySucceed: true },
-  { name: 'tree does not enter a symlinked directory', tool: 'directory_tree', args: (w) => ({ path: w.allowed }), maySucceed: true },
-  { name: 'search_files with a .. glob', tool: 'search_files', args: (w) => ({ path: w.allowed, pattern: '../**' }), maySucceed: true },
-  { name: 'search_content does not read through links', tool: 'search_content', args: (w) => ({ path: w.allowed, query: 'top secret' }), maySucceed: true },
+  {
+    name: 'read many, one outside',
+    tool: 'read_multiple_files',
+    args: (w) => ({ paths: [join(w.outside, 'secret.txt')] }),
+    maySucceed: true,
+  },
+  {
+    name: 'tree does not enter a symlinked directory',
+    tool: 'directory_tree',
+    args: (w) => ({ path: w.allowed }),
+    maySucceed: true,
+  },
+  {
+    name: 'search_files with a .. glob',
+    tool: 'search_files',
+    args: (w) => ({ path: w.allowed, pattern: '../**' }),
+    maySucceed: true,
+  },
+  {
+    name: 'search_content does not read through links',
+    tool: 'search_content',
+    args: (w) => ({ path: w.allowed, query: 'op secre' }),
+    maySucceed: true,
+  },
 ];
 
 function patchFor(path: string): string {

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type TestTransport, connect } from '@mcpkit/core/testing';
+import { connect, type TestTransport } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textOf, treeHash, world } from './harness.js';
+import { leakedPaths, textOf, treeHash, world } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -59,18 +59,23 @@ describe('mcpkit-filesystem as a real process', () => {
           elicitation: () => ({ action: 'accept', content: { confirm: true } }),
         });
         try {
-          expect(textOf(await session.callTool('read_text_file', { path: join(w.allowed, 'hello.txt'), head: 1 }))).toBe(
-            'hello',
-          );
+          expect(
+            textOf(await session.callTool('read_text_file', { path: join(w.allowed, 'hello.txt'), head: 1 })),
+          ).toBe('hello');
           const target = join(w.allowed, `out-${kind}-${era}.txt`);
           await session.callTool('write_file', { path: target, content: 'one' });
           await session.callTool('write_file', { path: target, content: 'two' });
           expect(await readFile(target, 'utf8')).toBe('two');
-          const found = await session.callTool('search_files', { path: w.allowed, pattern: `*${kind}-${era}*` });
+          const found = await session.callTool('search_files', {
+            path: w.allowed,
+            pattern: `*${kind}-${era}*`,
+          });
           expect(textOf(found)).toContain(target);
-          const escape = await session.callTool('read_text_file', { path: join(w.allowed, '..', 'outside', 'secret.txt') });
+          const escapePath = `${w.allowed}/../outside/secret.txt`;
+          const escape = await session.callTool('read_text_file', { path: escapePath });
           expect(escape.isError).toBe(true);
-          expect(textOf(escape)).not.toContain(w.base);
+          expect(textOf(escape)).not.toContain('top secret');
+          expect(leakedPaths(textOf(escape), w.base, [escapePath])).toEqual([]);
           expect(await treeHash(w.outside)).toBe(outsideBefore);
         } finally {
           await session.close();

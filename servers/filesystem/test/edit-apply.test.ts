@@ -20,7 +20,9 @@ describe('applyEdits: exact matches', () => {
   });
 
   it('refuses an ambiguous match, saying how many and where, and suggests context or replaceAll', () => {
-    const message = failure(() => applyEdits('x = 1\ny = 2\nx = 1\n', [{ oldText: 'x = 1', newText: 'x = 3' }]));
+    const message = failure(() =>
+      applyEdits('x = 1\ny = 2\nx = 1\n', [{ oldText: 'x = 1', newText: 'x = 3' }]),
+    );
     expect(message).toContain('matches 2 places');
     expect(message).toContain('lines 1, 3');
     expect(message).toContain('replaceAll');
@@ -89,7 +91,7 @@ describe('applyEdits: whitespace-tolerant matches', () => {
     expect(r.applied).toEqual([{ index: 0, mode: 'whitespace', count: 1, line: 2, endLine: 4 }]);
   });
 
-  it('maps the model\'s spaces to the file\'s tabs', () => {
+  it("maps the model's spaces to the file's tabs", () => {
     const tabs = 'a {\n\tb {\n\t\tc;\n\t}\n}\n';
     const r = applyEdits(tabs, [{ oldText: '  b {\n    c;\n  }', newText: '  b {\n    d;\n  }' }]);
     expect(r.text).toBe('a {\n\tb {\n\t\td;\n\t}\n}\n');
@@ -154,7 +156,9 @@ describe('applyEdits: line endings, final newline, BOM', () => {
   it('keeps a byte order mark', () => {
     const r = applyEdits('\uFEFFfirst\nsecond\n', [{ oldText: 'first', newText: 'premier' }]);
     expect(r.text).toBe('\uFEFFpremier\nsecond\n');
-    const loose = applyEdits('\uFEFF  first\n  second\n', [{ oldText: 'first\nsecond', newText: 'one\ntwo' }]);
+    const loose = applyEdits('\uFEFF  first\n  second\n', [
+      { oldText: 'first\nsecond', newText: 'one\ntwo' },
+    ]);
     expect(loose.text).toBe('\uFEFF  one\n  two\n');
   });
 });

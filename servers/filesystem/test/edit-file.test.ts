@@ -36,7 +36,9 @@ describe.each(['legacy', 'modern'] as const)('edit_file, %s era', (era) => {
       dryRun: true,
     });
     expect(r.isError).toBeFalsy();
-    expect(textOf(r)).toMatch(/^```diff\n--- allowed\/code\.ts\toriginal\n\+\+\+ allowed\/code\.ts\tmodified\n/);
+    expect(textOf(r)).toMatch(
+      /^```diff\n--- allowed\/code\.ts\toriginal\n\+\+\+ allowed\/code\.ts\tmodified\n/,
+    );
     expect(textOf(r)).toContain('-  return 1;\n+  return 2;');
     expect(r.structuredContent).toMatchObject({ dryRun: true, changed: true, path: 'allowed/code.ts' });
     expect(await treeHash(w.allowed)).toBe(before);
@@ -70,7 +72,10 @@ describe.each(['legacy', 'modern'] as const)('edit_file, %s era', (era) => {
   it('refuses an ambiguous edit and writes nothing', async () => {
     await writeFile(file(), 'a = 1;\nb = 1;\n');
     const before = await treeHash(w.allowed);
-    const r = await session.callTool('edit_file', { path: 'code.ts', edits: [{ oldText: '1;', newText: '2;' }] });
+    const r = await session.callTool('edit_file', {
+      path: 'code.ts',
+      edits: [{ oldText: '1;', newText: '2;' }],
+    });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain('lines 1, 2');
     expect(textOf(r)).not.toContain(w.base);
@@ -100,8 +105,7 @@ describe.each(['legacy', 'modern'] as const)('edit_file, %s era', (era) => {
     expect(r.isError).toBeFalsy();
     expect(await readFile(join(w.allowed, 'hard.txt'), 'utf8')).toBe('edited\n');
     expect(await readFile(join(w.outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
-    // The link count of the outside file drops back to 1; its content and mode stay.
-    expect(await treeHash(w.outside)).not.toBe(before);
+    expect(await treeHash(w.outside)).toBe(before);
     expect((await stat(join(w.outside, 'secret.txt'))).nlink).toBe(1);
   });
 
@@ -112,14 +116,47 @@ describe.each(['legacy', 'modern'] as const)('edit_file, %s era', (era) => {
       expect(r.isError, path).toBe(true);
       expect(textOf(r), path).not.toContain(w.base);
     }
-    expect(await readFile(join(w.allowed, 'latin1.txt'))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    expect(await readFile(join(w.allowed, 'latin1.txt'))).toEqual(
+      Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    );
   });
 
   it('keeps CRLF line endings on disk', async () => {
     await writeFile(file(), 'one\r\ntwo\r\n');
-    const r = await session.callTool('edit_file', { path: 'code.ts', edits: [{ oldText: 'two', newText: '2\n3' }] });
+    const r = await session.callTool('edit_file', {
+      path: 'code.ts',
+      edits: [{ oldText: 'two', newText: '2\n3' }],
+    });
     expect(r.isError).toBeFalsy();
     expect(await readFile(file(), 'utf8')).toBe('one\r\n2\r\n3\r\n');
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('edit_file output bound, %s era', (era) => {
+  it('cuts a huge diff between lines and says so, yet writes the whole edit', async () => {
+    const w = await world();
+    const app = await fsApp([w.allowed], (scope) => registerTool(scope, editFile), {
+      outputLimitBytes: 4096,
+    });
+    const session = await connect(app, { era });
+    try {
+      const body = Array.from({ length: 300 }, (_, i) => `row ${i}`).join('\n');
+      await writeFile(join(w.allowed, 'rows.txt'), body);
+      const r = await session.callTool('edit_file', {
+        path: 'rows.txt',
+        edits: [{ oldText: 'row', newText: 'ROW', replaceAll: true }],
+      });
+      expect(r.isError).toBeFalsy();
+      expect(textOf(r)).toContain('[truncated');
+      expect(textOf(r)).toContain('read the file to review the result');
+      expect(Buffer.byteLength(textOf(r))).toBeLessThan(4096);
+      expect(r.structuredContent).toMatchObject({ diffTruncated: true, applied: [{ count: 300 }] });
+      expect(await readFile(join(w.allowed, 'rows.txt'), 'utf8')).toBe(body.replaceAll('row', 'ROW'));
+    } finally {
+      await session.close();
+      await app.close();
+      await w.cleanup();
+    }
   });
 });
 

@@ -85,7 +85,10 @@ describe('parsePatchFiles', () => {
 
 describe('applyUnifiedDiff', () => {
   it('applies a single-file patch', () => {
-    const [r] = applyUnifiedDiff(new Map([['a.txt', 'x\n']]), '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n');
+    const [r] = applyUnifiedDiff(
+      new Map([['a.txt', 'x\n']]),
+      '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n',
+    );
     expect(r).toEqual({ path: 'a.txt', action: 'modified', hunks: 1, text: 'y\n' });
   });
 
@@ -99,7 +102,12 @@ describe('applyUnifiedDiff', () => {
     );
     expect(out).toEqual([
       { path: 'a.txt', action: 'modified', hunks: 1, text: 'one\nTWO\nthree\n' },
-      { path: 'src/b.txt', action: 'modified', hunks: 2, text: B.replace('alpha', 'ALPHA').replace('zeta', 'ZETA') },
+      {
+        path: 'src/b.txt',
+        action: 'modified',
+        hunks: 2,
+        text: B.replace('alpha', 'ALPHA').replace('zeta', 'ZETA'),
+      },
     ]);
   });
 

@@ -12,7 +12,7 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RootSet } from '@mcpkit/core/roots';
+import { escapeControlChars, RootSet } from '@mcpkit/core/roots';
 import { type App, createApp, type Scope } from '@mcpkit/core/server';
 import { attachSettings, DEFAULT_FS_SETTINGS, type FsSettings } from '../src/context.js';
 
@@ -99,5 +99,7 @@ export function stringsIn(value: unknown): string[] {
 export function leakedPaths(text: string, base: string, inputs: string[]): string[] {
   const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const found = text.match(new RegExp(`${escaped}[^\\s"'\\]]*`, 'g')) ?? [];
-  return found.filter((p) => !inputs.some((i) => i.includes(p)));
+  // An error may quote the caller's own input, with control characters escaped.
+  const quoted = inputs.flatMap((i) => [i, escapeControlChars(i)]);
+  return found.filter((p) => !quoted.some((i) => i.includes(p)));
 }

@@ -8,6 +8,7 @@ export {
   RootSet,
   type RootSetOptions,
 } from './root-set.js';
+export { escapeControlChars, MAX_QUOTED_LENGTH, sanitizeForMessage } from './sanitize.js';
 export {
   type FileUriProblem,
   type FileUriResult,

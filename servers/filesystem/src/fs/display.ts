@@ -15,6 +15,13 @@ export function escapeName(name: string): string {
   return name.replace(UNSAFE, (ch) => SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** A line of file content for text output: like {@link escapeName}, but tabs stay tabs (code is indented with them). */
+export function escapeLine(line: string): string {
+  return line.replace(UNSAFE, (ch) =>
+    ch === '\t' ? ch : (SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}
+
 const TAGS: Record<EntryType, string> = {
   directory: '[DIR]',
   file: '[FILE]',

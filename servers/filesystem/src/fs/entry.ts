@@ -48,14 +48,14 @@ export async function resolveEntry(
   const resolved = await resolvePath(roots, policy, input, 'read');
   if (roots.roots.some((root) => root.path === resolved.real)) {
     throw new UserError(
-      `"${input}" is one of the allowed directories itself, so it cannot be ${verb}; name something inside it.`,
+      `"${resolved.display}" is one of the allowed directories itself, so it cannot be ${verb}; name something inside it.`,
     );
   }
   try {
     return { real: resolved.real, display: resolved.display, stats: await lstat(resolved.real) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new UserError(`"${input}" does not exist; check the path.`);
+      throw new UserError(`"${resolved.display}" does not exist; check the path.`);
     throw error;
   }
 }

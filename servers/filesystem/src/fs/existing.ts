@@ -17,11 +17,11 @@ export async function lstatIfAny(real: string): Promise<Stats | undefined> {
  * Fails unless the directory that will hold a new entry exists: writes do not create parents on
  * their own, so a typo in a directory name does not silently grow a new tree.
  */
-export async function requireParent(real: string, input: string): Promise<void> {
+export async function requireParent(real: string, display: string): Promise<void> {
   const parent = await lstatIfAny(dirname(real));
   if (!parent?.isDirectory()) {
     throw new UserError(
-      `The directory that would hold "${input}" does not exist; create it first with create_directory.`,
+      `The directory that would hold "${display}" does not exist; create it first with create_directory.`,
     );
   }
 }

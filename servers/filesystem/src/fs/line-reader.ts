@@ -29,6 +29,7 @@ export interface LineWindow {
   linesSeen: number;
 }
 
+/** Where {@link readLines} starts and when it stops. */
 export interface ReadLinesOptions {
   /** Byte position to start at; 0 unless a tail read found its start. */
   fromByte?: number;

@@ -29,13 +29,14 @@ export const MAX_PATCH_FILES = 200;
 const DEV_NULL = '/dev/null';
 const BOM = '\uFEFF';
 
-/**
- * A name from a patch, safe to quote in a one-line message: control and bidi characters escaped,
- * cut at 200 characters.
- */
+// Control, line-separator and bidi characters: they could break a message or disguise a name.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** A name from a patch, quoted and safe for a one-line message: unsafe characters escaped, cut at 200. */
 export function quoteName(name: string): string {
   const cut = name.length > 200 ? `${name.slice(0, 200)}…` : name;
-  return `"${cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+  const escaped = cut.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `"${escaped}"`;
 }
 
 function stripPrefix(name: string): string {

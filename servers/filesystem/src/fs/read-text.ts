@@ -6,6 +6,7 @@ import { openRegularFile } from './safe-open.js';
 /** Which lines to read: a range from a 0-based line (the whole file when open-ended), or the last lines. */
 export type TextWindow = { kind: 'range'; first: number; count?: number } | { kind: 'tail'; count: number };
 
+/** Bounds and wording for {@link readTextWindow}. */
 export interface ReadTextOptions {
   /** Most UTF-8 bytes the text may take, truncation notice included. */
   byteLimit: number;

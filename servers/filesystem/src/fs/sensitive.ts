@@ -40,12 +40,12 @@ function normalise(name: string): string {
     .toLowerCase();
 }
 
-/** True when the real path names a secret file or lies in a secret directory. */
+/**
+ * True when the real path names a secret file, is a secret directory, or lies in one. The
+ * directory itself counts too, so `.ssh` cannot be listed, moved or deleted as a whole.
+ */
 export function isSensitive(realPath: string): boolean {
   const name = normalise(basename(realPath));
   if (name !== '' && matchName(name)) return true;
-  return realPath
-    .split(sep)
-    .slice(0, -1)
-    .some((part) => SENSITIVE_DIRS.includes(normalise(part)));
+  return realPath.split(sep).some((part) => SENSITIVE_DIRS.includes(normalise(part)));
 }

@@ -66,10 +66,16 @@ export async function readTextSnapshot(
  * Fails when the file no longer has the content `digest` was taken from: someone else wrote it while
  * the edit was being worked out, and writing now would silently undo their change.
  */
-export async function assertUnchanged(real: string, display: string, digest: string): Promise<void> {
+export async function assertUnchanged(
+  real: string,
+  display: string,
+  digest: string,
+  maxBytes = MAX_EDIT_BYTES,
+): Promise<void> {
   let now: string | undefined;
   try {
-    now = digestOf(await readBytes(real, display, Number.MAX_SAFE_INTEGER));
+    // Grown past the limit, gone, or no longer a regular file: all of them count as changed.
+    now = digestOf(await readBytes(real, display, maxBytes));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
   }

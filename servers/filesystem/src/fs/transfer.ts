@@ -13,6 +13,7 @@ export function tempSibling(real: string): string {
   return join(dirname(real), `.${basename(real)}.${randomBytes(8).toString('hex')}.tmp`);
 }
 
+/** Options of {@link copyFileAtomic}. */
 export interface CopyOptions {
   /** Mode of the copy; default the source's permission bits (without setuid/setgid, as `cp` does). */
   mode?: number;

@@ -127,10 +127,20 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
     stats.directoriesRead++;
     entries.sort(byName);
     const ignore = parent && (await parent.enter(path, relative, entries));
-    return { prefix: path.endsWith(sep) ? path : path + sep, relative, name, depth, entries, index: 0, ignore };
+    return {
+      prefix: path.endsWith(sep) ? path : path + sep,
+      relative,
+      name,
+      depth,
+      entries,
+      index: 0,
+      ignore,
+    };
   };
 
-  const ignoreAbove = options.gitignore ? await GitignoreStack.above(root, options.gitignore.boundary) : undefined;
+  const ignoreAbove = options.gitignore
+    ? await GitignoreStack.above(root, options.gitignore.boundary)
+    : undefined;
   const first = await open(root, '', '', 0, ignoreAbove);
   if (!first) return;
   const stack: Frame[] = [first];
@@ -195,7 +205,8 @@ async function resume(
       return;
     }
     frame.index = exact ? index + 1 : index;
-    if (!entry || !entry.isDirectory() || entry.isSymbolicLink()) return;
+    // A Dirent has one type: a symlink to a directory is not isDirectory(), so it is never entered.
+    if (!entry?.isDirectory()) return;
     const depth = stack.length;
     await descend(frame, entry);
     // Not entered (depth limit, unreadable): carry on after it at this level.
@@ -230,9 +241,12 @@ export function isWalkPosition(value: unknown): value is WalkPosition {
 
 function rootError(error: unknown, display: string): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOTDIR') return new UserError(`"${display}" is not a directory; pass a directory to list or search.`);
+  if (code === 'ENOTDIR')
+    return new UserError(`"${display}" is not a directory; pass a directory to list or search.`);
   if (code === 'ENOENT') return new UserError(`"${display}" does not exist; check the path and try again.`);
   if (code === 'EACCES' || code === 'EPERM')
-    return new UserError(`"${display}" cannot be read: permission denied; choose a directory this server can read.`);
+    return new UserError(
+      `"${display}" cannot be read: permission denied; choose a directory this server can read.`,
+    );
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { completer } from '@mcpkit/core/completion';
 import { UserError } from '@mcpkit/core/errors';
-import { type Scope, getPrompt } from '@mcpkit/core/server';
+import { getPrompt, type Scope } from '@mcpkit/core/server';
 import { completable } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { settingsOf } from '../context.js';

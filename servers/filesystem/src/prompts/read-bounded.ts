@@ -15,7 +15,8 @@ export async function readTextBounded(target: ResolvedPath, limit: number): Prom
       throw new UserError(`"${target.display}" is not a text file.`);
     }
     const text = new TextDecoder().decode(buffer.subarray(0, bytesRead));
-    return truncateText(text, limit, { continuation: 'Use read_text_file with offset to read the rest.' }).text;
+    return truncateText(text, limit, { continuation: 'Use read_text_file with offset to read the rest.' })
+      .text;
   } finally {
     await handle.close();
   }

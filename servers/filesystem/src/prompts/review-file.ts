@@ -1,5 +1,5 @@
 import { completer } from '@mcpkit/core/completion';
-import { type Scope, getPrompt } from '@mcpkit/core/server';
+import { getPrompt, type Scope } from '@mcpkit/core/server';
 import { completable } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { settingsOf } from '../context.js';
@@ -16,7 +16,8 @@ export function registerReviewFile(scope: Scope): void {
     'review_file',
     {
       title: 'Review a file',
-      description: 'Asks the model to review one file inside the allowed directories, with an optional focus.',
+      description:
+        'Asks the model to review one file inside the allowed directories, with an optional focus.',
       argsSchema: z.object({
         path: completable(
           z.string().describe('The file to review'),
@@ -24,7 +25,13 @@ export function registerReviewFile(scope: Scope): void {
             scope.roots ? completePath(await scope.roots.current(), value ?? '', settings) : [],
           ),
         ),
-        focus: completable(z.string().optional().describe(`One of: ${FOCUS.join(', ')}`), completer(() => FOCUS)),
+        focus: completable(
+          z
+            .string()
+            .optional()
+            .describe(`One of: ${FOCUS.join(', ')}`),
+          completer(() => FOCUS),
+        ),
       }),
     },
     (args, ctx) =>

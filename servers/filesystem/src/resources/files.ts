@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { completer } from '@mcpkit/core/completion';
 import { UserError } from '@mcpkit/core/errors';
-import { NotFound, type Scope, readResource } from '@mcpkit/core/server';
+import { NotFound, readResource, type Scope } from '@mcpkit/core/server';
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { settingsOf } from '../context.js';
 import { resolvePath } from '../fs/paths.js';
@@ -52,7 +52,11 @@ export function registerFileResources(scope: Scope): void {
           for (const e of entries) {
             const path = join(root.path, e.name);
             if (!e.isFile() || (!settings.allowSensitive && isSensitive(path))) continue;
-            resources.push({ uri: pathToFileURL(path).href, name: e.name, mimeType: contentTypeOf(e.name) ?? 'text/plain' });
+            resources.push({
+              uri: pathToFileURL(path).href,
+              name: e.name,
+              mimeType: contentTypeOf(e.name) ?? 'text/plain',
+            });
           }
         }
         return { resources };
@@ -84,7 +88,9 @@ export function registerFileResources(scope: Scope): void {
             return { contents: [{ uri: uri.href, mimeType: mimeType ?? 'text/plain', text }] };
           }
           if (size > scope.app.outputLimitBytes) {
-            throw new UserError(`"${target.display}" is ${size} bytes, more than one read may carry; use read_media_file.`);
+            throw new UserError(
+              `"${target.display}" is ${size} bytes, more than one read may carry; use read_media_file.`,
+            );
           }
           return {
             contents: [

@@ -31,32 +31,32 @@ export const copyFile = defineTool({
   async run(args, call) {
     const source = await resolveArg(call, args.source);
     const sourceStats = await lstatIfAny(source.real);
-    if (!sourceStats) throw new UserError(`"${args.source}" does not exist; check the path.`);
+    if (!sourceStats) throw new UserError(`"${source.display}" does not exist; check the path.`);
     if (sourceStats.isDirectory()) {
-      throw new UserError(`"${args.source}" is a directory; copy_file copies single files.`);
+      throw new UserError(`"${source.display}" is a directory; copy_file copies single files.`);
     }
     if (!sourceStats.isFile()) {
       throw new UserError(
-        `"${args.source}" is not a regular file (a device, socket or pipe), so it is not copied.`,
+        `"${source.display}" is not a regular file (a device, socket or pipe), so it is not copied.`,
       );
     }
     const target = await resolveArg(call, args.destination, 'write');
     if (target.real === source.real) {
-      throw new UserError(`"${args.source}" and "${args.destination}" are the same file; nothing to copy.`);
+      throw new UserError(`"${source.display}" and "${target.display}" are the same file; nothing to copy.`);
     }
     const existing = await lstatIfAny(target.real);
     if (existing?.isDirectory()) {
       throw new UserError(
-        `"${args.destination}" is a directory; give the full path of the copy, including its file name.`,
+        `"${target.display}" is a directory; give the full path of the copy, including its file name.`,
       );
     }
     if (existing && !existing.isFile()) {
-      throw new UserError(`"${args.destination}" is not a regular file, so it is not replaced.`);
+      throw new UserError(`"${target.display}" is not a regular file, so it is not replaced.`);
     }
     if (existing && args.overwrite !== true) {
-      throw new UserError(`"${args.destination}" already exists; pass overwrite: true to replace it.`);
+      throw new UserError(`"${target.display}" already exists; pass overwrite: true to replace it.`);
     }
-    if (!existing) await requireParent(target.real, args.destination);
+    if (!existing) await requireParent(target.real, target.display);
     const question = `Replace "${args.destination}" with a copy of "${args.source}"?`;
     if (existing && !confirm(call.flow, { message: question, explicit: args.confirm })) {
       return { text: `"${args.destination}" was left unchanged: the user declined to replace it.` };

@@ -18,14 +18,16 @@ export const createDirectory = defineTool({
     const target = await resolveArg(call, path, 'create-dir');
     const existing = await lstatIfAny(target.real);
     if (existing?.isDirectory()) return { text: `Directory ${target.real} already exists.` };
-    if (existing) throw new UserError(`"${path}" already exists and is not a directory.`);
+    if (existing) throw new UserError(`"${target.display}" already exists and is not a directory.`);
     try {
       await mkdir(target.real, { recursive: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Lost a race with something that put a file on the way since the path was resolved.
       if (code === 'EEXIST' || code === 'ENOTDIR')
-        throw new UserError(`"${path}" cannot be created: a part of it is a file, not a directory.`);
+        throw new UserError(
+          `"${target.display}" cannot be created: a part of it is a file, not a directory.`,
+        );
       throw error;
     }
     return { text: `Created directory ${target.real}.` };

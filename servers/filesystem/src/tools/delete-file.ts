@@ -41,7 +41,7 @@ export const deleteFile = defineTool({
     if (entry.stats.isDirectory()) {
       if (args.recursive !== true) {
         throw new UserError(
-          `"${args.path}" is a directory; pass recursive: true to delete it with everything in it.`,
+          `"${entry.display}" is a directory; pass recursive: true to delete it with everything in it.`,
         );
       }
       const what = entriesPhrase(await countEntries(entry.real, COUNT_CAP, call.signal));

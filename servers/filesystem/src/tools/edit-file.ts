@@ -1,9 +1,9 @@
-import { truncateText } from '@mcpkit/core/limits';
+import { truncateLines } from '@mcpkit/core/limits';
 import { defineTool } from '@mcpkit/core/server';
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import * as z from 'zod';
 import { resolveArg } from '../context.js';
 import { atomicWrite } from '../fs/atomic-write.js';
+import { unifiedDiff } from '../fs/diff-view.js';
 import { type AppliedEdit, applyEdits } from '../fs/edit.js';
 import { assertUnchanged, readTextSnapshot } from '../fs/text-snapshot.js';
 
@@ -78,24 +78,24 @@ export const editFile = defineTool({
     const before = await readTextSnapshot(target.real, target.display);
     const { text, applied } = applyEdits(before.text, edits);
     const changed = text !== before.text;
-    const diff = createTwoFilesPatch(
-      target.display,
-      target.display,
-      before.text,
-      text,
-      'original',
-      'modified',
-      {
-        context: 3,
-        headerOptions: FILE_HEADERS_ONLY,
-      },
-    );
+    const diff = unifiedDiff(target.display, before.text, text);
     const budget = Math.min(MAX_DIFF_BYTES, Math.floor(call.scope.app.outputLimitBytes / 2));
-    const shown = truncateText(diff, budget, {
-      continuation: 'The diff is too long to show in full; read the file to review the result.',
-    });
-    const structured = { path: target.display, dryRun, changed, applied, diffTruncated: shown.truncated };
-    if (dryRun) return { text: fenced(shown.text), structured };
+    const shown = diff
+      ? truncateLines(diff.split('\n'), budget, {
+          continuation: 'The diff is too long to show in full; read the file to review the result.',
+        })
+      : undefined;
+    const view = shown
+      ? fenced(shown.text)
+      : 'The change is too large to show as a diff; read the file to review the result.';
+    const structured = {
+      path: target.display,
+      dryRun,
+      changed,
+      applied,
+      diffTruncated: shown?.truncated ?? true,
+    };
+    if (dryRun) return { text: view, structured };
     if (!changed) {
       return {
         text: `No change: the edits leave "${target.display}" as it was, so nothing was written.`,
@@ -105,6 +105,6 @@ export const editFile = defineTool({
     call.signal.throwIfAborted();
     await assertUnchanged(target.real, target.display, before.digest);
     await atomicWrite(target.real, text);
-    return { text: `${summarize(target.display, applied)}\n${fenced(shown.text)}`, structured };
+    return { text: `${summarize(target.display, applied)}\n${view}`, structured };
   },
 });

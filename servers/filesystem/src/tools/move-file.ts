@@ -39,26 +39,24 @@ export const moveFile = defineTool({
     const source = await resolveEntry(await call.roots(), settingsOf(call.scope), args.source, 'moved');
     const target = await resolveArg(call, args.destination, 'write');
     if (target.real === source.real) {
-      throw new UserError(`"${args.source}" and "${args.destination}" are the same path; nothing to move.`);
+      throw new UserError(`"${source.display}" and "${target.display}" are the same path; nothing to move.`);
     }
     if (source.stats.isDirectory() && isInside(source.real, target.real)) {
       throw new UserError(
-        `"${args.destination}" is inside "${args.source}"; a directory cannot be moved into itself.`,
+        `"${target.display}" is inside "${source.display}"; a directory cannot be moved into itself.`,
       );
     }
     const existing = await lstatIfAny(target.real);
     if (existing && args.overwrite !== true) {
-      throw new UserError(`"${args.destination}" already exists; pass overwrite: true to replace it.`);
+      throw new UserError(`"${target.display}" already exists; pass overwrite: true to replace it.`);
     }
     if (existing?.isDirectory()) {
-      throw new UserError(
-        `"${args.destination}" is an existing directory, which move_file does not replace.`,
-      );
+      throw new UserError(`"${target.display}" is an existing directory, which move_file does not replace.`);
     }
     if (existing && source.stats.isDirectory()) {
-      throw new UserError(`"${args.destination}" is a file; a directory cannot replace a file.`);
+      throw new UserError(`"${target.display}" is a file; a directory cannot replace a file.`);
     }
-    if (!existing) await requireParent(target.real, args.destination);
+    if (!existing) await requireParent(target.real, target.display);
     const question = `Replace "${args.destination}" with "${args.source}" (moved)?`;
     if (existing && !confirm(call.flow, { message: question, explicit: args.confirm })) {
       return { text: `Nothing was moved: the user declined to replace "${args.destination}".` };

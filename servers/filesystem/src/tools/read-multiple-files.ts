@@ -74,7 +74,8 @@ export const readMultipleFiles = defineTool({
         // The details stay in the process log: they can name host paths the client must not see.
         if (!isUserError(error))
           call.scope.app.log.error(`read_multiple_files: ${error.stack ?? error.message}`);
-        sections.push(budget.take(`${separator}${input}: Error - ${reason}\n`).text);
+        // Quoted: the input is echoed exactly as sent, and nothing else reads as part of it.
+        sections.push(budget.take(`${separator}"${input}": Error - ${reason}\n`).text);
       }
       call.progress.report(i + 1, { total: paths.length, message: `read ${i + 1} of ${paths.length}` });
     }

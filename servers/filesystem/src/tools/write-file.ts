@@ -31,14 +31,14 @@ export const writeFile = defineTool({
     const target = await resolveArg(call, args.path, 'write');
     const existing = await lstatIfAny(target.real);
     if (existing?.isDirectory()) {
-      throw new UserError(`"${args.path}" is a directory, so it cannot be written as a file.`);
+      throw new UserError(`"${target.display}" is a directory, so it cannot be written as a file.`);
     }
     if (existing && !existing.isFile()) {
       throw new UserError(
-        `"${args.path}" is not a regular file (a device, socket or pipe), so it is not written.`,
+        `"${target.display}" is not a regular file (a device, socket or pipe), so it is not written.`,
       );
     }
-    if (!existing) await requireParent(target.real, args.path);
+    if (!existing) await requireParent(target.real, target.display);
     if (existing && !confirm(call.flow, { message: `Overwrite "${args.path}"?`, explicit: args.confirm })) {
       return { text: `"${args.path}" was left unchanged: the user declined to overwrite it.` };
     }

@@ -1,0 +1,65 @@
+import type { PageSource } from '@mcpkit/core/pagination';
+import type { EntryMatcher } from './glob.js';
+import type { Positioned } from './paging.js';
+import { isSensitive } from './sensitive.js';
+import type { ExcludeTest, WalkEntry, WalkOptions, WalkPosition, WalkStats } from './walk.js';
+import { walk } from './walk.js';
+
+/** Counts what a listing left out on purpose, for the note that says so. */
+export interface Hidden {
+  secrets: number;
+}
+
+/**
+ * The exclude test of a listing or search: the caller's globs, then (unless the operator allowed
+ * them) entries that usually hold secrets. Those are left out rather than refused, so a listing of
+ * a project with a `.env` still works; `hidden.secrets` counts them for a note.
+ */
+export function listingFilter(
+  exclude: EntryMatcher | undefined,
+  hideSecrets: boolean,
+  hidden: Hidden,
+): ExcludeTest | undefined {
+  if (!hideSecrets) return exclude;
+  return (relative, name, isDirectory, path) => {
+    if (exclude?.(relative, name, isDirectory)) return true;
+    if (!isSensitive(path)) return false;
+    hidden.secrets++;
+    return true;
+  };
+}
+
+/**
+ * A walk as a resumable page source (see core's `paginateSource`): each entry that `keep` accepts
+ * is an item, and its walk position is where the next page picks up, so page 2 re-lists only the
+ * directories on the path to that entry instead of walking again from the start.
+ */
+export function walkSource(
+  root: string,
+  options: Omit<WalkOptions, 'from' | 'signal'>,
+  keep?: (entry: WalkEntry) => boolean,
+): PageSource<Positioned<WalkEntry, WalkPosition>, WalkPosition> {
+  return async function* (from, signal) {
+    const walkOptions: WalkOptions = { ...options };
+    if (from) walkOptions.from = from;
+    if (signal) walkOptions.signal = signal;
+    for await (const entry of walk(root, walkOptions)) {
+      if (keep && !keep(entry)) continue;
+      yield { item: { value: entry, position: entry.position }, position: entry.position };
+    }
+  };
+}
+
+/** The sentences that explain what a listing left out, or nothing. */
+export function listingNotes(stats: WalkStats, hidden: Hidden): string[] {
+  const notes: string[] = [];
+  if (hidden.secrets > 0)
+    notes.push(
+      `${hidden.secrets} ${hidden.secrets === 1 ? 'entry that usually holds' : 'entries that usually hold'} secrets (.env, keys, credentials) ${hidden.secrets === 1 ? 'was' : 'were'} left out; the operator can allow them with --allow-sensitive.`,
+    );
+  if (stats.unreadable > 0)
+    notes.push(
+      `${stats.unreadable} ${stats.unreadable === 1 ? 'directory' : 'directories'} could not be read (permission denied or removed) and ${stats.unreadable === 1 ? 'was' : 'were'} skipped.`,
+    );
+  return notes;
+}

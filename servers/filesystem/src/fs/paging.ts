@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { UserError } from '@mcpkit/core/errors';
+import { utf8ByteLength } from '@mcpkit/core/limits';
+import {
+  type CursorCodec,
+  type CursorPosition,
+  INVALID_CURSOR_MESSAGE,
+  type Page,
+  type PageSource,
+  type PositionGuard,
+  paginateSource,
+} from '@mcpkit/core/pagination';
+import { ProtocolError } from '@modelcontextprotocol/server';
+
+/**
+ * The cursor list name of one tool call: the tool plus a digest of the arguments that shape the
+ * stream (directory, pattern, options). A cursor minted for one search is refused by any other,
+ * instead of resuming a different walk at a meaningless place.
+ */
+export function cursorList(tool: string, shape: readonly unknown[]): string {
+  const digest = createHash('sha256').update(JSON.stringify(shape)).digest('base64url');
+  return `${tool}:${digest.slice(0, 22)}`;
+}
+
+/**
+ * Bytes of text a page may fill: the output limit minus room for a header, notes and the
+ * continuation line with its cursor (up to 4 KiB), so that line is never what gets cut.
+ */
+export function pageBudget(outputLimitBytes: number): number {
+  return outputLimitBytes - Math.min(6 * 1024, Math.floor(outputLimitBytes / 2));
+}
+
+/** An item of a page together with the position that resumes right after it. */
+export interface Positioned<T, P extends CursorPosition> {
+  value: T;
+  position: P;
+}
+
+export interface BoundedPageOptions<T, P extends CursorPosition> {
+  codec: CursorCodec;
+  list: string;
+  cursor: string | undefined;
+  pageSize: number;
+  signal?: AbortSignal;
+  isPosition?: PositionGuard<P>;
+  /** Bytes the rendered items may take together (see {@link pageBudget}). */
+  budgetBytes: number;
+  /** The text of one item; items are joined with newlines. */
+  render: (value: T) => string;
+}
+
+export interface BoundedPage<T> {
+  items: T[];
+  /** `render` of each item. */
+  texts: string[];
+  nextCursor?: string;
+}
+
+/**
+ * One page of a resumable source, bounded by count (`pageSize`, through core's `paginateSource`)
+ * and by the size of its text. When the text would pass the budget, the page ends at the last
+ * item that fits and the cursor resumes right after it: nothing is skipped, and a huge directory
+ * cannot blow the output limit. A cursor that fails verification becomes a one-sentence error.
+ *
+ * @example
+ * ```ts
+ * const { items, texts, nextCursor } = await boundedPage(source, { codec, list, cursor, pageSize, budgetBytes, render });
+ * ```
+ */
+export async function boundedPage<T, P extends CursorPosition>(
+  source: PageSource<Positioned<T, P>, P>,
+  options: BoundedPageOptions<T, P>,
+): Promise<BoundedPage<T>> {
+  const { codec, list, render, budgetBytes } = options;
+  let page: Page<Positioned<T, P>>;
+  try {
+    page = await paginateSource(source, {
+      codec,
+      list,
+      cursor: options.cursor,
+      pageSize: options.pageSize,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.isPosition ? { isPosition: options.isPosition } : {}),
+    });
+  } catch (error) {
+    // paginateSource reports a bad cursor as JSON-RPC -32602, which a tool handler would turn into
+    // an "internal error"; inside a tool result it is the caller's mistake, so say so plainly.
+    if (error instanceof ProtocolError && error.message.includes(INVALID_CURSOR_MESSAGE))
+      throw new UserError(INVALID_CURSOR_MESSAGE);
+    throw error;
+  }
+  const items: T[] = [];
+  const texts: string[] = [];
+  let used = 0;
+  for (const { value } of page.page) {
+    const text = render(value);
+    used += utf8ByteLength(text) + 1;
+    // Always keep one item, so a page is never empty while items remain.
+    if (used > budgetBytes && items.length > 0) {
+      const last = page.page[items.length - 1]!;
+      return { items, texts, nextCursor: codec.encode(list, last.position) };
+    }
+    items.push(value);
+    texts.push(text);
+  }
+  return { items, texts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}

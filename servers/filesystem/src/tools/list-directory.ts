@@ -1,0 +1,64 @@
+import { defineTool } from '@mcpkit/core/server';
+import * as z from 'zod';
+import { resolveArg, settingsOf } from '../context.js';
+import { escapeName, typeTag } from '../fs/display.js';
+import { type Hidden, listingFilter, listingNotes, walkSource } from '../fs/listing.js';
+import { boundedPage, cursorList, pageBudget } from '../fs/paging.js';
+import { isWalkPosition, walkStats } from '../fs/walk.js';
+
+const EntryType = z.enum(['file', 'directory', 'symlink', 'other']);
+
+/**
+ * Lists one directory in name order, a page at a time. The text keeps the official server's
+ * `[DIR] name` / `[FILE] name` lines and adds `[LINK]` for symbolic links (not followed) and
+ * `[OTHER]` for sockets, pipes and devices.
+ */
+export const listDirectory = defineTool({
+  name: 'list_directory',
+  title: 'List a directory',
+  description:
+    'Lists the entries of a directory in name order, one per line: "[DIR] name", "[FILE] name", or "[LINK] name" for a symbolic link (not followed). Large directories come in pages: pass the returned cursor to get the next one.',
+  input: z.object({
+    path: z.string().describe('The directory: absolute, or relative to the first allowed directory'),
+    cursor: z.string().optional().describe('The nextCursor of the previous page, to continue'),
+  }),
+  output: z.object({
+    entries: z.array(z.object({ name: z.string(), type: EntryType })),
+    nextCursor: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run({ path, cursor }, call) {
+    const dir = await resolveArg(call, path);
+    const { app } = call.scope;
+    const hidden: Hidden = { secrets: 0 };
+    const stats = walkStats();
+    const exclude = listingFilter(undefined, !settingsOf(call.scope).allowSensitive, hidden);
+    const source = walkSource(dir.real, {
+      maxDepth: 1,
+      stats,
+      display: dir.display,
+      ...(exclude ? { exclude } : {}),
+    });
+    const page = await boundedPage(source, {
+      codec: app.cursors,
+      list: cursorList('list_directory', [dir.real]),
+      cursor,
+      pageSize: app.pageSize,
+      signal: call.signal,
+      isPosition: isWalkPosition,
+      budgetBytes: pageBudget(app.outputLimitBytes),
+      render: (entry) => `${typeTag(entry.type)} ${escapeName(entry.name)}`,
+    });
+    const lines = page.texts.length > 0 ? [...page.texts] : ['The directory is empty.'];
+    lines.push(...listingNotes(stats, hidden));
+    if (page.nextCursor)
+      lines.push(`More entries follow: call list_directory again with cursor "${page.nextCursor}".`);
+    return {
+      text: lines.join('\n'),
+      structured: {
+        entries: page.items.map((entry) => ({ name: entry.name, type: entry.type })),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      },
+    };
+  },
+});

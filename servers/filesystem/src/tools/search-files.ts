@@ -1,0 +1,74 @@
+import { defineTool } from '@mcpkit/core/server';
+import * as z from 'zod';
+import { resolveArg, settingsOf } from '../context.js';
+import { escapeName } from '../fs/display.js';
+import { compileExcludes, compileGlob } from '../fs/glob.js';
+import { type Hidden, listingFilter, listingNotes, walkSource } from '../fs/listing.js';
+import { boundedPage, cursorList, pageBudget } from '../fs/paging.js';
+import { isWalkPosition, type WalkOptions, walkStats } from '../fs/walk.js';
+
+/**
+ * Finds files and directories whose names or paths match a glob, walking the tree once per page:
+ * the cursor holds the walk position, so the next page resumes the walk where this one stopped.
+ * Matching rules are in `compileGlob` (src/fs/glob.ts).
+ */
+export const searchFiles = defineTool({
+  name: 'search_files',
+  title: 'Search for files',
+  description:
+    'Finds files and directories under a path whose name matches a glob, at any depth: "*.ts" finds every .ts file. A pattern with "/" matches the path from the search directory instead ("src/*.ts"), and a plain word with no glob characters matches names containing it, ignoring case. Symbolic links are listed but not followed. Returns absolute paths, a page at a time: pass the returned cursor to continue.',
+  input: z.object({
+    path: z
+      .string()
+      .describe('The directory to search: absolute, or relative to the first allowed directory'),
+    pattern: z.string().min(1).max(1000).describe('Glob, e.g. "*.md", "src/**/*.test.ts", or a plain word'),
+    excludePatterns: z.array(z.string().max(1000)).max(100).optional().describe('Globs of entries to skip'),
+    respectGitignore: z.boolean().optional().describe('Skip what .gitignore files ignore, and .git'),
+    cursor: z.string().optional().describe('The nextCursor of the previous page, to continue'),
+  }),
+  output: z.object({ matches: z.array(z.string()), nextCursor: z.string().optional() }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(args, call) {
+    const dir = await resolveArg(call, args.path);
+    const { app } = call.scope;
+    const match = compileGlob(args.pattern, { substring: true });
+    const hidden: Hidden = { secrets: 0 };
+    const stats = walkStats();
+    const exclude = listingFilter(
+      compileExcludes(args.excludePatterns),
+      !settingsOf(call.scope).allowSensitive,
+      hidden,
+    );
+    const options: WalkOptions = { stats, display: dir.display };
+    if (exclude) options.exclude = exclude;
+    if (args.respectGitignore) options.gitignore = { boundary: dir.root.path };
+    let scanned = 0;
+    const source = walkSource(dir.real, options, (entry) => {
+      if (++scanned % 256 === 0)
+        call.progress.report(stats.entriesSeen, { message: `${stats.entriesSeen} entries scanned` });
+      return match(entry.relative, entry.name, entry.type === 'directory');
+    });
+    const shape = [dir.real, args.pattern, args.excludePatterns ?? [], args.respectGitignore ?? false];
+    const page = await boundedPage(source, {
+      codec: app.cursors,
+      list: cursorList('search_files', shape),
+      cursor: args.cursor,
+      pageSize: app.pageSize,
+      signal: call.signal,
+      isPosition: isWalkPosition,
+      budgetBytes: pageBudget(app.outputLimitBytes),
+      render: (entry) => escapeName(entry.path),
+    });
+    const lines = page.texts.length > 0 ? [...page.texts] : ['No matches found'];
+    lines.push(...listingNotes(stats, hidden));
+    if (page.nextCursor)
+      lines.push(`More matches follow: call search_files again with cursor "${page.nextCursor}".`);
+    return {
+      text: lines.join('\n'),
+      structured: {
+        matches: page.items.map((entry) => entry.path),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      },
+    };
+  },
+});

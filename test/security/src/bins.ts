@@ -1,0 +1,91 @@
+/**
+ * Runs a server bin over HTTP as a real process: `--transport http --port 0` prints
+ * `listening on URL` on stderr, SIGTERM stops it with exit code 0.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Endpoint } from './requests.js';
+import type { ServerUnderTest } from './servers.js';
+
+/** The bearer token variable the runner reads. */
+export const TOKEN_ENV = 'MCPKIT_TOKEN';
+
+export interface RunningBin extends Endpoint {
+  child: ChildProcess;
+  /** Everything the bin wrote on stderr so far. */
+  stderr(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** The test runner's environment without any token it may carry, plus `extra`. */
+export function binEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  if (!(TOKEN_ENV in extra)) delete env[TOKEN_ENV];
+  return env;
+}
+
+/** Starts `server` on a free loopback port, optionally requiring `token`. */
+export function startBin(server: ServerUnderTest, args: string[], token?: string): Promise<RunningBin> {
+  const child = spawn(process.execPath, [server.bin, '--transport', 'http', '--port', '0', ...args], {
+    env: binEnv(token === undefined ? {} : { [TOKEN_ENV]: token }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${server.name} did not start listening within 15 s: ${err}`));
+    }, 15_000);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${server.name} exited with ${code} before listening: ${err}`));
+    };
+    child.once('exit', onExit);
+    child.stderr?.on('data', () => {
+      const url = /listening on (\S+)/.exec(err)?.[1];
+      if (url === undefined) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve({ child, url, port: Number(new URL(url).port), token, stderr: () => err, stop });
+    });
+  });
+}
+
+/** Runs the bin to completion with `args` and `env`, for command lines that must not start. */
+export function runToExit(
+  server: ServerUnderTest,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 10_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [server.bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    // A bin that starts anyway would run forever: that is the failure being tested for.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`still running after ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    // 'close', not 'exit': it waits for the pipes, so the last words on stderr are in.
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
