@@ -72,9 +72,9 @@ describe('mcpkit-filesystem as a real process', () => {
           });
           expect(textOf(found)).toContain(target);
           const escapePath = `${w.allowed}/../outside/secret.txt`;
-          const escape = await session.callTool('read_text_file', { path: escapePath });
-          expect(escape.isError).toBe(true);
-          expect(textOf(escape)).not.toContain('top secret');
+          const escaped = await session.callTool('read_text_file', { path: escapePath });
+          expect(escaped.isError).toBe(true);
+          expect(textOf(escaped)).not.toContain('top secret');
           expect(leakedPaths(textOf(escape), w.base, [escapePath])).toEqual([]);
           expect(await treeHash(w.outside)).toBe(outsideBefore);
         } finally {
