@@ -75,7 +75,7 @@ describe('mcpkit-filesystem as a real process', () => {
           const escaped = await session.callTool('read_text_file', { path: escapePath });
           expect(escaped.isError).toBe(true);
           expect(textOf(escaped)).not.toContain('top secret');
-          expect(leakedPaths(textOf(escape), w.base, [escapePath])).toEqual([]);
+          expect(leakedPaths(textOf(escaped), w.base, [escapePath])).toEqual([]);
           expect(await treeHash(w.outside)).toBe(outsideBefore);
         } finally {
           await session.close();
