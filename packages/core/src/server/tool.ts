@@ -3,6 +3,8 @@ import {
   type ContentBlock,
   type InputRequiredResult,
   isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
   type ServerContext,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
@@ -11,6 +13,7 @@ import { isUserError } from '../errors/index.js';
 import { truncateText } from '../limits/index.js';
 import { type McpLog, mcpLog } from '../logging/mcp-log.js';
 import { type Flow, runFlow } from '../mrtr/flow.js';
+import { CancelledError } from '../progress/cancel.js';
 import { type ProgressReporter, progress } from '../progress/reporter.js';
 import type { RootSet } from '../roots/root-set.js';
 import type { Scope } from './app.js';
@@ -75,6 +78,14 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject | undefi
 /** The result for a failure: one sentence for a `UserError`, a fixed one for anything else. */
 export function errorResult(scope: Scope, tool: string, error: unknown): CallToolResult {
   if (isUserError(error)) return { isError: true, content: [{ type: 'text', text: error.message }] };
+  // A bad argument found while working (a forged cursor) is the caller's mistake, not ours.
+  if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) {
+    return { isError: true, content: [{ type: 'text', text: error.message }] };
+  }
+  // Cancellation from a library's own abort (fs, fetch, timers) is not a failure worth logging.
+  if (error instanceof Error && error.name === 'AbortError') {
+    return { isError: true, content: [{ type: 'text', text: new CancelledError().message }] };
+  }
   scope.app.log.error(
     `${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );

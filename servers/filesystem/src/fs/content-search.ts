@@ -124,13 +124,15 @@ class Scanner {
   }
 
   scan(path: string, skip: number, limit: number): Promise<FileResult> {
-    if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#next++;
-    const result = new Promise<FileResult>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+    const failure = this.#failure;
+    const result = new Promise<FileResult>((resolve, reject) => {
+      if (failure) reject(failure);
+      else this.#waiting.set(id, { resolve, reject });
+    });
     // A job abandoned by `stop` must not surface as an unhandled rejection.
     result.catch(() => {});
-    const job: FileJob = { id, path, skip, limit };
-    this.#worker.postMessage([job]);
+    if (!failure) this.#worker.postMessage([{ id, path, skip, limit } satisfies FileJob]);
     return result;
   }
 
@@ -146,6 +148,7 @@ class Scanner {
   }
 }
 
+/** One content search: where, what, which files, and its time budget. */
 export interface ContentSearchOptions {
   /** Real path of the directory searched. */
   root: string;

@@ -46,6 +46,7 @@ export interface LineHit {
   after: string[];
 }
 
+/** Why a file was not searched: a NUL in its head, over the size cap, or not a readable regular file. */
 export type SkipReason = 'binary' | 'large' | 'unreadable';
 
 /** The answer for one job, posted in the order the jobs came. */

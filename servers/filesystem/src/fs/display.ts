@@ -3,6 +3,8 @@ import type { EntryType } from './walk.js';
 // C0, DEL, C1, line/paragraph separators and bidi controls: a file name holding one could break a
 // listing into fake lines or make a name read differently from what it is.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// Without the g flag, so testing keeps no state; most names have nothing to escape.
+const HAS_UNSAFE = new RegExp(UNSAFE.source);
 const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /**
@@ -12,6 +14,7 @@ const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
  * @example escapeName('a\nb') // 'a\\nb'
  */
 export function escapeName(name: string): string {
+  if (!HAS_UNSAFE.test(name)) return name;
   return name.replace(UNSAFE, (ch) => SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -22,7 +22,7 @@ const NOCASE = process.platform === 'win32';
  *   matches every name that contains it, ignoring case, as the official server once did: `config`
  *   finds `config.json` and `app.config.ts`.
  *
- * The tree under an excluded directory is never entered, so excluding `node_modules` costs nothing.
+ * The tree under an excluded directory is never walked, so excluding `node_modules` costs next to nothing.
  *
  * @example
  * ```ts

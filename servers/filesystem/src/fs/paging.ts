@@ -10,6 +10,7 @@ import {
   type PositionGuard,
   paginateSource,
 } from '@mcpkit/core/pagination';
+import { CancelledError } from '@mcpkit/core/progress';
 import { ProtocolError } from '@modelcontextprotocol/server';
 
 /**
@@ -36,6 +37,7 @@ export interface Positioned<T, P extends CursorPosition> {
   position: P;
 }
 
+/** How {@link boundedPage} reads and cuts a page: core's paging options plus a byte budget. */
 export interface BoundedPageOptions<T, P extends CursorPosition> {
   codec: CursorCodec;
   list: string;
@@ -49,6 +51,7 @@ export interface BoundedPageOptions<T, P extends CursorPosition> {
   render: (value: T) => string;
 }
 
+/** One page: the items kept, their text, and the cursor to the rest when there is more. */
 export interface BoundedPage<T> {
   items: T[];
   /** `render` of each item. */
@@ -83,6 +86,9 @@ export async function boundedPage<T, P extends CursorPosition>(
       ...(options.isPosition ? { isPosition: options.isPosition } : {}),
     });
   } catch (error) {
+    // paginateSource checks the signal with throwIfAborted (an AbortError): report a cancellation
+    // as one, not as an internal failure in the server log.
+    if (options.signal?.aborted) throw new CancelledError();
     // paginateSource reports a bad cursor as JSON-RPC -32602, which a tool handler would turn into
     // an "internal error"; inside a tool result it is the caller's mistake, so say so plainly.
     if (error instanceof ProtocolError && error.message.includes(INVALID_CURSOR_MESSAGE))

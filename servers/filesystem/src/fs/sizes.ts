@@ -20,9 +20,12 @@ export async function withSizes(entries: readonly WalkEntry[], signal?: AbortSig
     const batch = entries.slice(start, start + PARALLEL);
     const sized = await Promise.all(
       batch.map(async (entry): Promise<SizedEntry> => {
-        if (entry.type !== 'file') return entry;
+        const sized: SizedEntry = entry;
+        if (entry.type !== 'file') return sized;
         const info = await lstat(entry.path).catch(() => undefined);
-        return info ? { ...entry, size: info.size } : entry;
+        // Set on the entry itself: a spread copy would drop its lazily computed position.
+        if (info) sized.size = info.size;
+        return sized;
       }),
     );
     out.push(...sized);

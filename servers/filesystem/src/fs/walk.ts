@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
-import { checkpoint } from '@mcpkit/core/progress';
+import { checkpoint, throwIfAborted } from '@mcpkit/core/progress';
 import { GitignoreStack } from './gitignore.js';
 
 /** What an entry is, seen without following it: a symbolic link is a `symlink`, whatever it points to. */
@@ -42,10 +42,13 @@ export interface WalkStats {
 /** Decides, from the path relative to the walk root, that an entry is left out (and not entered). */
 export type ExcludeTest = (relative: string, name: string, isDirectory: boolean, path: string) => boolean;
 
+/** What to walk and how: depth, filters, where to resume, cancellation. */
 export interface WalkOptions {
   /** Entries deeper than this are not listed; directories at this depth are not entered. Default: no limit. */
   maxDepth?: number;
   exclude?: ExcludeTest;
+  /** Entries it rejects are not yielded but still entered (a search's pattern, unlike `exclude`). */
+  match?: (entry: WalkEntry) => boolean;
   /**
    * Honour .gitignore files: those met on the way down, scoped to their directory, and those above
    * the root up to `boundary` (never above it). The `.git` directory is skipped too.
@@ -75,10 +78,26 @@ interface Frame {
   /** The next entry to look at. */
   index: number;
   ignore: GitignoreStack | undefined;
+  parent: Frame | undefined;
+  /** This directory's index among its parent's sorted entries. */
+  indexInParent: number;
+  /** The next entry to consider for reading ahead. */
+  ahead: number;
 }
 
 /** Beyond this many characters of names, positions switch to indices (cursors stay well under 4 KiB). */
 const MAX_NAMED_POSITION = 1024;
+
+/**
+ * Directory listings read ahead of the walk. One listing at a time leaves the walk waiting on the
+ * thread pool for each directory; a few in flight overlap those waits. Only listings are read ahead
+ * (never file contents), of real directories below the root: a listing read for a directory that
+ * then turns out excluded is dropped unseen.
+ */
+const READ_AHEAD = 8;
+
+/** Entries between two checkpoints; between them only the signal is looked at (no await per entry). */
+const CHECK_EVERY = 64;
 
 // Code-unit order, not localeCompare: the same on every machine and locale, so a position taken on
 // one call means the same place on the next.
@@ -89,6 +108,30 @@ function typeOf(entry: Dirent): EntryType {
   if (entry.isDirectory()) return 'directory';
   if (entry.isFile()) return 'file';
   return 'other';
+}
+
+/**
+ * An entry whose position is worked out only when asked for: most entries of a search are never
+ * returned, so most positions would be built for nothing. The frame chain it keeps is immutable
+ * where the position reads it (names, indices in parents).
+ */
+class Entry implements WalkEntry {
+  #position: WalkPosition | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly relative: string,
+    readonly name: string,
+    readonly type: EntryType,
+    readonly depth: number,
+    private readonly frame: Frame,
+    private readonly index: number,
+  ) {}
+
+  get position(): WalkPosition {
+    this.#position ??= positionOf(this.frame, this.index);
+    return this.#position;
+  }
 }
 
 /**
@@ -105,53 +148,76 @@ function typeOf(entry: Dirent): EntryType {
  */
 export async function* walk(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-  const { exclude, signal } = options;
+  const { exclude, match, signal } = options;
   const stats = options.stats ?? walkStats();
-  const tick = checkpoint(signal);
+  // Awaiting once per entry would cost more than the walk itself; the signal is still read per entry.
+  const tick = checkpoint(signal, Math.max(1, 256 / CHECK_EVERY));
 
-  const open = async (
-    path: string,
-    relative: string,
-    name: string,
-    depth: number,
-    parent: GitignoreStack | undefined,
-  ): Promise<Frame | undefined> => {
+  const pending = new Map<string, Promise<Dirent[]>>();
+  const list = (path: string): Promise<Dirent[]> => {
+    const early = pending.get(path);
+    pending.delete(path);
+    return early ?? readdir(path, { withFileTypes: true });
+  };
+  // Starts reading the next directories of `frame` that the walk will enter.
+  const readAhead = (frame: Frame): void => {
+    if (frame.depth + 1 >= maxDepth) return;
+    for (; frame.ahead < frame.entries.length && pending.size < READ_AHEAD; frame.ahead++) {
+      const entry = frame.entries[frame.ahead]!;
+      if (frame.ahead < frame.index || !entry.isDirectory()) continue;
+      const path = frame.prefix + entry.name;
+      const early = readdir(path, { withFileTypes: true });
+      // A failure counts only if the walk gets there (then `list` hands over this same promise).
+      early.catch(() => {});
+      pending.set(path, early);
+    }
+  };
+
+  const open = async (path: string, name: string, parent: Frame | undefined): Promise<Frame | undefined> => {
     let entries: Dirent[];
     try {
-      entries = await readdir(path, { withFileTypes: true });
+      entries = await list(path);
     } catch (error) {
-      if (depth === 0) throw rootError(error, options.display ?? 'the directory');
+      if (!parent) throw rootError(error, options.display ?? 'the directory');
       stats.unreadable++;
       return undefined;
     }
     stats.directoriesRead++;
     entries.sort(byName);
-    const ignore = parent && (await parent.enter(path, relative, entries));
+    const relative = !parent ? '' : parent.relative === '' ? name : `${parent.relative}/${name}`;
+    const inherited = parent ? parent.ignore : ignoreAbove;
     return {
       prefix: path.endsWith(sep) ? path : path + sep,
       relative,
       name,
-      depth,
+      depth: parent ? parent.depth + 1 : 0,
       entries,
       index: 0,
-      ignore,
+      ignore: inherited && (await inherited.enter(path, relative, entries)),
+      parent,
+      indexInParent: parent ? parent.index - 1 : 0,
+      ahead: 0,
     };
   };
 
   const ignoreAbove = options.gitignore
     ? await GitignoreStack.above(root, options.gitignore.boundary)
     : undefined;
-  const first = await open(root, '', '', 0, ignoreAbove);
+  const first = await open(root, '', undefined);
   if (!first) return;
   const stack: Frame[] = [first];
+  // Enters the entry just taken from `frame` (its index is `frame.index - 1`).
   const descend = async (frame: Frame, entry: Dirent): Promise<void> => {
     if (frame.depth + 1 >= maxDepth) return;
-    const relative = frame.relative === '' ? entry.name : `${frame.relative}/${entry.name}`;
-    const child = await open(frame.prefix + entry.name, relative, entry.name, frame.depth + 1, frame.ignore);
-    if (child) stack.push(child);
+    readAhead(frame);
+    const child = await open(frame.prefix + entry.name, entry.name, frame);
+    if (!child) return;
+    stack.push(child);
+    readAhead(child);
   };
   if (options.from) await resume(stack, options.from, options.inclusive ?? false, descend);
 
+  let seen = 0;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     const dirent = frame.entries[frame.index++];
@@ -159,30 +225,34 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
       stack.pop();
       continue;
     }
-    await tick();
+    if (++seen % CHECK_EVERY === 0) await tick();
+    else throwIfAborted(signal);
     stats.entriesSeen++;
     const name = dirent.name;
     const relative = frame.relative === '' ? name : `${frame.relative}/${name}`;
     const type = typeOf(dirent);
     const isDirectory = type === 'directory';
     const path = frame.prefix + name;
-    if (exclude?.(relative, name, isDirectory, path)) continue;
-    if (frame.ignore?.ignores(relative, name, isDirectory)) continue;
-    yield { path, relative, name, type, depth: frame.depth + 1, position: positionOf(stack) };
+    if (exclude?.(relative, name, isDirectory, path) || frame.ignore?.ignores(relative, name, isDirectory)) {
+      if (isDirectory) pending.delete(path);
+      continue;
+    }
+    const entry = new Entry(path, relative, name, type, frame.depth + 1, frame, frame.index - 1);
+    if (!match || match(entry)) yield entry;
     if (isDirectory) await descend(frame, dirent);
   }
 }
 
-/** The position of the entry just taken from the top frame. */
-function positionOf(stack: readonly Frame[]): WalkPosition {
-  const top = stack[stack.length - 1]!;
-  let length = top.entries[top.index - 1]!.name.length;
-  for (let i = 1; i < stack.length; i++) length += stack[i]!.name.length + 1;
-  if (length > MAX_NAMED_POSITION) return stack.map((frame) => frame.index - 1);
-  const position: WalkPosition = [];
-  for (let i = 1; i < stack.length; i++) position.push(stack[i]!.name);
-  position.push(top.entries[top.index - 1]!.name);
-  return position;
+/** The position of entry `index` of `frame`: names from the root down, or indices when long. */
+function positionOf(frame: Frame, index: number): WalkPosition {
+  const entryName = frame.entries[index]!.name;
+  let length = entryName.length;
+  for (let f: Frame | undefined = frame; f?.parent; f = f.parent) length += f.name.length + 1;
+  const named = length <= MAX_NAMED_POSITION;
+  const position: WalkPosition = [named ? entryName : index];
+  for (let f: Frame | undefined = frame; f?.parent; f = f.parent)
+    position.push(named ? f.name : f.indexInParent);
+  return position.reverse();
 }
 
 /**

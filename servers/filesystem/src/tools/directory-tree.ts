@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import { utf8ByteLength } from '@mcpkit/core/limits';
 import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
@@ -8,7 +9,9 @@ import { type Hidden, listingFilter, listingNotes } from '../fs/listing.js';
 import { pageBudget } from '../fs/paging.js';
 import { type EntryType, type WalkOptions, walk, walkStats } from '../fs/walk.js';
 
+/** Entries a tree shows when the caller does not say: plenty to see a project's shape. */
 export const DEFAULT_TREE_ENTRIES = 2000;
+/** Most entries a tree may show in one answer; beyond that, narrow the tree instead. */
 export const MAX_TREE_ENTRIES = 50_000;
 
 const SUFFIX: Record<EntryType, string> = { directory: '/', symlink: '@', file: '', other: '' };
@@ -60,6 +63,7 @@ export const directoryTree = defineTool({
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
     const exclude = listingFilter(
+      dir.real,
       compileExcludes(args.excludePatterns),
       !settingsOf(call.scope).allowSensitive,
       hidden,
@@ -71,7 +75,7 @@ export const directoryTree = defineTool({
 
     // Cut by size here, between lines, with a hint: core's own cut would fall mid-line with none.
     const budget = pageBudget(call.scope.app.outputLimitBytes);
-    const lines = [`${escapeName(dir.real)}/`];
+    const lines = [escapeName(dir.real.endsWith(sep) ? dir.real : `${dir.real}/`)];
     let used = utf8ByteLength(lines[0]!);
     let entries = 0;
     let stop: 'entries' | 'size' | undefined;

@@ -32,8 +32,8 @@ function pageOptions(args: PageArgs) {
     pageSize: app.pageSize,
     signal: args.call.signal,
     budgetBytes: pageBudget(app.outputLimitBytes),
-    // Sizes are not known yet in name order; a blank column has the width a size will have.
-    render: (entry: WalkEntry) => line(entry, ' '.repeat(SIZE_WIDTH)),
+    // Sizes are not known yet in name order; a full-width stand-in measures the line a file will get.
+    render: (entry: WalkEntry) => line(entry, entry.type === 'file' ? '0'.repeat(SIZE_WIDTH) : ''),
   };
 }
 
@@ -89,7 +89,7 @@ export const listDirectoryWithSizes = defineTool({
     const dir = await resolveArg(call, path);
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
-    const exclude = listingFilter(undefined, !settingsOf(call.scope).allowSensitive, hidden);
+    const exclude = listingFilter(dir.real, undefined, !settingsOf(call.scope).allowSensitive, hidden);
     const options: WalkOptions = {
       maxDepth: 1,
       stats,

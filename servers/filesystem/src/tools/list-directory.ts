@@ -32,7 +32,7 @@ export const listDirectory = defineTool({
     const { app } = call.scope;
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
-    const exclude = listingFilter(undefined, !settingsOf(call.scope).allowSensitive, hidden);
+    const exclude = listingFilter(dir.real, undefined, !settingsOf(call.scope).allowSensitive, hidden);
     const source = walkSource(dir.real, {
       maxDepth: 1,
       stats,

@@ -16,7 +16,9 @@ import { type Hidden, listingFilter, listingNotes } from '../fs/listing.js';
 import { boundedPage, cursorList, pageBudget } from '../fs/paging.js';
 import { walkStats } from '../fs/walk.js';
 
+/** Time budget of one search_content call when the caller gives none. */
 export const DEFAULT_TIMEOUT_MS = 5000;
+/** Longest time budget a caller may ask for: a call should not hold a worker for minutes. */
 export const MAX_TIMEOUT_MS = 30_000;
 
 const Hit = z.object({
@@ -111,6 +113,7 @@ export const searchContent = defineTool({
     const walked = walkStats();
     const stats = contentStats();
     const exclude = listingFilter(
+      dir.real,
       compileExcludes(args.excludePatterns),
       !settingsOf(call.scope).allowSensitive,
       hidden,

@@ -35,6 +35,7 @@ export const searchFiles = defineTool({
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
     const exclude = listingFilter(
+      dir.real,
       compileExcludes(args.excludePatterns),
       !settingsOf(call.scope).allowSensitive,
       hidden,
