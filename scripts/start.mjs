@@ -34,7 +34,10 @@ const servers = [
       const dir = join(data, 'project');
       mkdirSync(join(dir, 'src'), { recursive: true });
       writeFileSync(join(dir, 'README.md'), '# Sample project\nServed by the mcpkit filesystem server.\n');
-      writeFileSync(join(dir, 'src', 'index.ts'), 'export const greet = (name: string) => `hello ${name}`;\n');
+      writeFileSync(
+        join(dir, 'src', 'index.ts'),
+        "export const greet = (name: string): string => 'hello ' + name;\n",
+      );
       return [dir];
     },
   },

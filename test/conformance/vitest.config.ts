@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
     testTimeout: 20_000,
     hookTimeout: 20_000,

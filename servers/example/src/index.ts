@@ -7,6 +7,12 @@ await runServer({
   bin: 'mcpkit-example',
   packageJson: new URL('../package.json', import.meta.url),
   usage: '[options] <notes-directory>',
+  options: {
+    'conformance-fixtures': {
+      type: 'boolean',
+      description: "also serve the conformance suite's test_* fixtures (for testing only)",
+    },
+  },
   async create(cli, log) {
     const [dir, ...rest] = cli.positionals;
     if (!dir || rest.length > 0) throw new UsageError('Give exactly one notes directory.');
@@ -17,6 +23,7 @@ await runServer({
       roots,
       log,
       readOnly: cli.common.readOnly,
+      conformanceFixtures: cli.values['conformance-fixtures'] === true,
       ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
       ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),
     });

@@ -1,5 +1,6 @@
 import { type App, type AppOptions, createApp, registerTool } from '@mcpkit/core/server';
 import { fileWatchProvider } from '@mcpkit/core/subscriptions';
+import { conformanceFixtures } from './conformance/index.js';
 import { registerReviewNote } from './prompts/review-note.js';
 import { notePath, registerNoteResources } from './resources/notes.js';
 import { deleteNote } from './tools/delete-note.js';
@@ -13,7 +14,11 @@ export const NAME = 'mcpkit-example';
 export const VERSION = '0.1.0';
 
 /** Options of the notes server: core's app options, with the notes directory as the roots ceiling. */
-export type ExampleOptions = AppOptions & Required<Pick<AppOptions, 'roots'>>;
+export type ExampleOptions = AppOptions &
+  Required<Pick<AppOptions, 'roots'>> & {
+    /** Also serve the official conformance suite's `test_*` fixtures (testing only; default off). */
+    conformanceFixtures?: boolean;
+  };
 
 /**
  * The example server: notes kept as Markdown files in one directory. It is small on purpose and
@@ -26,6 +31,7 @@ export type ExampleOptions = AppOptions & Required<Pick<AppOptions, 'roots'>>;
  * ```
  */
 export function createExampleApp(options: ExampleOptions): App {
+  const fixtures = options.conformanceFixtures ? conformanceFixtures() : undefined;
   const app = createApp(
     {
       name: NAME,
@@ -44,6 +50,7 @@ export function createExampleApp(options: ExampleOptions): App {
         registerTool(scope, deleteNote);
         registerNoteResources(scope);
         registerReviewNote(scope);
+        fixtures?.register(scope);
       },
     },
     options,

@@ -241,7 +241,9 @@ describe('walk cancellation', () => {
       }
       return true;
     };
-    await expect(collect(root, { signal: controller.signal, stats, match })).rejects.toBeInstanceOf(CancelledError);
+    await expect(collect(root, { signal: controller.signal, stats, match })).rejects.toBeInstanceOf(
+      CancelledError,
+    );
     expect(Date.now() - abortedAt).toBeLessThan(1000);
     const seen = stats.entriesSeen;
     await new Promise((resolve) => setTimeout(resolve, 50));

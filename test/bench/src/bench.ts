@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type FixtureSizes, type FsFixtures, filesystemFixtures } from './fixtures.js';
 import { median, peakRssOf, RssSampler, runParallel, runSequential, treeCpuMs } from './measure.js';
-import { renderMarkdown, summarize, type Summary } from './report.js';
+import { renderMarkdown, type Summary, summarize } from './report.js';
 import type { Op, OpResult, Scenario, SessionContext } from './scenario.js';
 import { filesystemScenarios } from './scenarios/filesystem.js';
 import {
@@ -75,7 +75,9 @@ export interface BenchResult {
 const require = createRequire(import.meta.url);
 
 function versionOf(pkg: string): string {
-  const manifest = JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }
 
@@ -84,8 +86,24 @@ export function filesystemTargets(): Target[] {
   const ours = binOf('@mcpkit/server-filesystem', 'mcpkit-filesystem');
   const official = binOf('@modelcontextprotocol/server-filesystem', 'mcp-server-filesystem');
   return [
-    { kind: 'server', id: 'ours', label: 'mcpkit 2025', role: 'ours', era: 'legacy', impl: 'ours', bin: ours },
-    { kind: 'server', id: 'ours-2026', label: 'mcpkit 2026', role: 'ours', era: 'modern', impl: 'ours', bin: ours },
+    {
+      kind: 'server',
+      id: 'ours',
+      label: 'mcpkit 2025',
+      role: 'ours',
+      era: 'legacy',
+      impl: 'ours',
+      bin: ours,
+    },
+    {
+      kind: 'server',
+      id: 'ours-2026',
+      label: 'mcpkit 2026',
+      role: 'ours',
+      era: 'modern',
+      impl: 'ours',
+      bin: ours,
+    },
     {
       kind: 'server',
       id: 'official',
@@ -105,7 +123,8 @@ function notesOf(answers: readonly CallToolResult[]): string[] {
   const notes = new Set<string>();
   for (const answer of answers) {
     const s = answer.structuredContent as Record<string, unknown> | undefined;
-    if (s?.truncated === true) notes.add(`truncated${typeof s.entries === 'number' ? ` at ${s.entries} entries` : ''}`);
+    if (s?.truncated === true)
+      notes.add(`truncated${typeof s.entries === 'number' ? ` at ${s.entries} entries` : ''}`);
     if (s?.timedOut === true) notes.add('timed out');
   }
   if (answers.length > 1) notes.add(`${answers.length} pages`);
@@ -137,7 +156,7 @@ async function measureOps<F>(
   const sequential = await runSequential(calls, next, (result: OpResult) => {
     record.callsPerOp = Math.max(record.callsPerOp ?? 0, result.answers.length);
     if (result.text !== undefined) sizes.push(Buffer.byteLength(result.text, 'utf8'));
-    else {
+    else if (result.answers.length > 0) {
       const each = result.answers.map(jsonBytes);
       sizes.push(each.reduce((a, b) => a + b, 0));
       largest = Math.max(largest, ...each);
@@ -150,7 +169,10 @@ async function measureOps<F>(
     record.parallel = { ...parallel, elapsedMs: run.elapsedMs, latenciesMs: run.latencies };
   }
   record.cpuMsPerOp = (cpuNow() - cpu0) / (calls + (parallel?.calls ?? 0));
-  record.latenciesMs = scenario.latencyFrom === 'parallel' && record.parallel ? record.parallel.latenciesMs : sequential.latencies;
+  record.latenciesMs =
+    scenario.latencyFrom === 'parallel' && record.parallel
+      ? record.parallel.latenciesMs
+      : sequential.latencies;
   if (sizes.length > 0) record.answerBytes = median(sizes);
   if (largest > 0) record.largestAnswerBytes = largest;
   record.overClientCap = largest > DEFAULT_CLIENT_CAP_BYTES;
@@ -183,7 +205,11 @@ async function serverSession<F extends { dir: string }>(
       await session.close();
     }
     record.latenciesMs = starts;
-    record.sequential = { calls: starts.length, elapsedMs: starts.reduce((a, b) => a + b, 0), latenciesMs: starts };
+    record.sequential = {
+      calls: starts.length,
+      elapsedMs: starts.reduce((a, b) => a + b, 0),
+      latenciesMs: starts,
+    };
     record.cpuMsPerOp = median(cpu);
     record.peakRssBytes = peak;
     return;
@@ -216,7 +242,11 @@ async function floorSession<F>(
     const starts: number[] = [];
     for (let i = 0; i < scaled(scenario.calls, scale); i++) starts.push(await bareNodeStartMs());
     record.latenciesMs = starts;
-    record.sequential = { calls: starts.length, elapsedMs: starts.reduce((a, b) => a + b, 0), latenciesMs: starts };
+    record.sequential = {
+      calls: starts.length,
+      elapsedMs: starts.reduce((a, b) => a + b, 0),
+      latenciesMs: starts,
+    };
     return;
   }
   if (!scenario.floor) return;
@@ -245,9 +275,15 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   mkdirSync(options.outDir, { recursive: true });
   const started = new Date();
   log(`fixtures (seed ${options.seed})…`);
-  const fixtures: FsFixtures = filesystemFixtures(join(options.outDir, 'fixtures'), options.seed, options.sizes);
+  const fixtures: FsFixtures = filesystemFixtures(
+    join(options.outDir, 'fixtures'),
+    options.seed,
+    options.sizes,
+  );
   const targets = filesystemTargets().filter((t) => !options.targets || options.targets.includes(t.id));
-  const scenarios = filesystemScenarios().filter((s) => !options.scenarios || options.scenarios.includes(s.id));
+  const scenarios = filesystemScenarios(options.sizes).filter(
+    (s) => !options.scenarios || options.scenarios.includes(s.id),
+  );
   const sessions: SessionRecord[] = [];
   for (let round = 0; round < options.rounds; round++) {
     const shift = round % targets.length;

@@ -59,9 +59,38 @@ const PATTERN = '**/*.ts';
 const LAYOUT_VERSION = 1;
 
 const WORDS = [
-  'alpha', 'bravo', 'cargo', 'delta', 'ember', 'fable', 'gamma', 'harbor', 'index', 'jolly', 'kernel',
-  'lumen', 'mango', 'nectar', 'orbit', 'pixel', 'quartz', 'raven', 'sable', 'tango', 'umber', 'vector',
-  'willow', 'xenon', 'yonder', 'zephyr', 'anchor', 'beacon', 'cobalt', 'dynamo', 'falcon', 'glacier',
+  'alpha',
+  'bravo',
+  'cargo',
+  'delta',
+  'ember',
+  'fable',
+  'gamma',
+  'harbor',
+  'index',
+  'jolly',
+  'kernel',
+  'lumen',
+  'mango',
+  'nectar',
+  'orbit',
+  'pixel',
+  'quartz',
+  'raven',
+  'sable',
+  'tango',
+  'umber',
+  'vector',
+  'willow',
+  'xenon',
+  'yonder',
+  'zephyr',
+  'anchor',
+  'beacon',
+  'cobalt',
+  'dynamo',
+  'falcon',
+  'glacier',
 ];
 // Weighted so that `**/*.ts` matches about a third of the files, as in a typical TypeScript repository.
 const EXTENSIONS = ['ts', 'ts', 'md', 'json', 'js', 'txt'];
@@ -123,7 +152,10 @@ function writeTree(root: string, files: number, random: () => number): number {
       sentence(random, 3 + Math.floor(random() * 6)),
     );
     if (random() < 1 / 64) lines.splice(Math.floor(lines.length / 2), 0, `// ${NEEDLE} ${i}`);
-    writeFileSync(join(dirs[Math.floor(i / FILES_PER_DIR)]!, `${pick(random, WORDS)}-${i}.${ext}`), `${lines.join('\n')}\n`);
+    writeFileSync(
+      join(dirs[Math.floor(i / FILES_PER_DIR)]!, `${pick(random, WORDS)}-${i}.${ext}`),
+      `${lines.join('\n')}\n`,
+    );
   }
   return hits;
 }
@@ -163,7 +195,10 @@ export function filesystemFixtures(cacheDir: string, seed: number, sizes: Fixtur
     edit.splice(Math.floor(edit.length / 2), 0, EDIT_FROM);
     writeFileSync(paths.editTemplate, edit.join('\n'));
     for (let i = 0; i < sizes.wideDirEntries; i++) {
-      writeFileSync(join(paths.wideDir, `${pick(random, WORDS)}-${String(i).padStart(5, '0')}.txt`), `${i}\n`);
+      writeFileSync(
+        join(paths.wideDir, `${pick(random, WORDS)}-${String(i).padStart(5, '0')}.txt`),
+        `${i}\n`,
+      );
     }
     const smallHits = writeTree(paths.smallTree, sizes.smallTreeFiles, random);
     const largeHits = writeTree(paths.largeTree, sizes.largeTreeFiles, random);

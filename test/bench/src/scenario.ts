@@ -52,9 +52,7 @@ export interface Scenario<F> {
 
 /** The text of a tool answer; a tool error becomes a thrown error so the session is marked failed. */
 export function answerText(result: CallToolResult): string {
-  const text = result.content
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('\n');
+  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
   if (result.isError) throw new Error(`tool error: ${text.slice(0, 300)}`);
   return text;
 }
@@ -83,7 +81,11 @@ export async function allPages(
 }
 
 /** One call whose error, if any, fails the session. */
-export async function single(session: Session, name: string, args: Record<string, unknown>): Promise<OpResult> {
+export async function single(
+  session: Session,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<OpResult> {
   const result = await session.call(name, args);
   answerText(result);
   return { answers: [result] };

@@ -47,8 +47,13 @@ const require = createRequire(import.meta.url);
 /** The file a package's `bin` entry points at, resolved from the installed package. */
 export function binOf(pkg: string, name?: string): string {
   const manifestPath = require.resolve(`${pkg}/package.json`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[name ?? Object.keys(manifest.bin ?? {})[0]!];
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    bin?: string | Record<string, string>;
+  };
+  const bin =
+    typeof manifest.bin === 'string'
+      ? manifest.bin
+      : manifest.bin?.[name ?? Object.keys(manifest.bin ?? {})[0]!];
   if (!bin) throw new Error(`${pkg} declares no bin${name ? ` named ${name}` : ''}.`);
   return join(dirname(manifestPath), bin);
 }
@@ -104,7 +109,10 @@ export async function openSession(target: ServerTarget, dir: string): Promise<Se
     // A raw request, not callTool: callTool also validates structured output in the client and, on
     // 2026 connections, looks tools up first; neither is the server's work.
     call: (name, args) =>
-      client.request({ method: 'tools/call', params: { name, arguments: args } }, { timeout: CALL_TIMEOUT_MS }),
+      client.request(
+        { method: 'tools/call', params: { name, arguments: args } },
+        { timeout: CALL_TIMEOUT_MS },
+      ),
     listTools: async () =>
       (await client.request({ method: 'tools/list', params: {} }, { timeout: CALL_TIMEOUT_MS })).tools.length,
     stderrTail: () => stderr,
@@ -116,7 +124,9 @@ export async function openSession(target: ServerTarget, dir: string): Promise<Se
 export function bareNodeStartMs(): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['-e', "process.stdout.write('ready')"], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['-e', "process.stdout.write('ready')"], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     child.stdout.once('data', () => resolve(performance.now() - t0));
     child.once('error', reject);
   });

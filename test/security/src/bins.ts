@@ -3,6 +3,8 @@
  * `listening on URL` on stderr, SIGTERM stops it with exit code 0.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { Endpoint } from './requests.js';
 import type { ServerUnderTest } from './servers.js';
 
@@ -17,6 +19,25 @@ export interface RunningBin extends Endpoint {
   stop(): Promise<number | null>;
 }
 
+/**
+ * The `node` a user would run: the first on PATH outside any `node_modules/.bin`. npm scripts and
+ * npx put the workspace's `.bin` first, and a dev dependency there may be another Node than the
+ * one the project supports; the bins are judged on the user's.
+ */
+export const NODE = (() => {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '' || /node_modules[\\/]\.bin/.test(dir)) continue;
+    const candidate = join(dir, process.platform === 'win32' ? 'node.exe' : 'node');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; keep looking.
+    }
+  }
+  return process.execPath;
+})();
+
 /** The test runner's environment without any token it may carry, plus `extra`. */
 export function binEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
@@ -24,9 +45,14 @@ export function binEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts `server` on a free loopback port, optionally requiring `token`. */
-export function startBin(server: ServerUnderTest, args: string[], token?: string): Promise<RunningBin> {
-  const child = spawn(process.execPath, [server.bin, '--transport', 'http', '--port', '0', ...args], {
+/** Starts `server` on a free loopback port, optionally requiring `token`, with extra `flags`. */
+export function startBin(
+  server: ServerUnderTest,
+  args: string[],
+  token?: string,
+  flags: string[] = [],
+): Promise<RunningBin> {
+  const child = spawn(NODE, [server.bin, '--transport', 'http', '--port', '0', ...flags, ...args], {
     env: binEnv(token === undefined ? {} : { [TOKEN_ENV]: token }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -68,7 +94,7 @@ export function runToExit(
   timeoutMs = 10_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [server.bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [server.bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -11,6 +11,8 @@ export type HeaderList = [name: string, value: string][];
 export interface RawRequest {
   method?: string;
   target?: string;
+  /** Default `HTTP/1.1`. */
+  version?: string;
   headers: HeaderList;
   body?: string;
 }
@@ -26,7 +28,7 @@ export interface RawResponse {
 
 /** The request as text. The caller's headers are sent as given: nothing is added. */
 export function requestText(request: RawRequest): string {
-  const lines = [`${request.method ?? 'POST'} ${request.target ?? '/mcp'} HTTP/1.1`];
+  const lines = [`${request.method ?? 'POST'} ${request.target ?? '/mcp'} ${request.version ?? 'HTTP/1.1'}`];
   for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n${request.body ?? ''}`;
 }

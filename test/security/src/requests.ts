@@ -45,7 +45,11 @@ export function initializeBody(id: number | string = 1): string {
     jsonrpc: '2.0',
     id,
     method: 'initialize',
-    params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'security-suite', version: '0' } },
+    params: {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: 'security-suite', version: '0' },
+    },
   });
 }
 

@@ -2,11 +2,12 @@
  * Every server under attack, one line each. A server is named by its package; the bin comes from
  * that package's own `bin` field, so the suite runs exactly what `npm run build` produced.
  */
+
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
 
 /** A read-only tool call whose answer contains `expect`, and nothing the other call's does. */
 export interface ReadCall {

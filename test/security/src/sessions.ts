@@ -23,10 +23,15 @@ export async function openSession(url: string, credential: Credential): Promise<
   });
   await init.text();
   const id = init.headers.get('mcp-session-id');
-  if (init.status !== 200 || id === null) throw new Error(`initialize answered ${init.status} without a session`);
+  if (init.status !== 200 || id === null)
+    throw new Error(`initialize answered ${init.status} without a session`);
   const initialized = await fetch(url, {
     method: 'POST',
-    headers: headersFor(credential, { ...JSON_AND_SSE, 'mcp-session-id': id, 'mcp-protocol-version': LEGACY }),
+    headers: headersFor(credential, {
+      ...JSON_AND_SSE,
+      'mcp-session-id': id,
+      'mcp-protocol-version': LEGACY,
+    }),
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   });
   await initialized.text();
@@ -42,7 +47,11 @@ export async function postOnSession(
 ): Promise<number> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: headersFor(credential, { ...JSON_AND_SSE, 'mcp-session-id': id, 'mcp-protocol-version': LEGACY }),
+    headers: headersFor(credential, {
+      ...JSON_AND_SSE,
+      'mcp-session-id': id,
+      'mcp-protocol-version': LEGACY,
+    }),
     body,
   });
   await response.body?.cancel();

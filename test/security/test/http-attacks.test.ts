@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../src/answers.js';
-import { ATTACKS, goodRequest } from '../src/attacks.js';
+import { ATTACKS, goodRequest } from '../src/attacks/index.js';
 import { type RunningBin, startBin } from '../src/bins.js';
 import { expectGoodClients } from '../src/good-client.js';
 import { type Fixture, SERVERS } from '../src/servers.js';
@@ -45,6 +45,8 @@ describe.each(SERVERS)('$name', (server) => {
       const response = await goodRequest(bin());
       expect(response.status).toBe(200);
       expect(response.body).toContain(server.tool);
+      // No CORS unless configured (SECURITY.md §0.6), and never a wildcard.
+      expect(response.headers['access-control-allow-origin']).toBeUndefined();
     });
 
     const attacks = ATTACKS.filter((attack) => mode === 'token' || !attack.tokenOnly);

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBin, startBin } from '../src/bins.js';
 import { expectGoodClients } from '../src/good-client.js';
-import { type Credential, openSession, postOnSession, sessionRequest } from '../src/sessions.js';
 import { type Fixture, SERVERS } from '../src/servers.js';
+import { type Credential, openSession, postOnSession, sessionRequest } from '../src/sessions.js';
 
 const TOKEN = randomBytes(24).toString('hex');
 const GOOD: Credential = { bearer: TOKEN };

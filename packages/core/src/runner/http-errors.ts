@@ -23,6 +23,10 @@ export interface HttpRejection {
   headers?: Record<string, string>;
   /** Close the connection after answering, for requests whose body was left unread. */
   closeConnection?: boolean;
+  /** The request's JSON-RPC id, when the body was read; `null` otherwise. */
+  id?: string | number | null;
+  /** Machine-readable detail, e.g. the supported protocol versions. */
+  data?: Record<string, unknown>;
 }
 
 /** Builds a rejection; a shorthand for the guards. */
@@ -46,8 +50,12 @@ export function sendRejection(res: ServerResponse, rejection: HttpRejection): vo
   }
   const body = JSON.stringify({
     jsonrpc: '2.0',
-    error: { code: rejection.code, message: rejection.message },
-    id: null,
+    error: {
+      code: rejection.code,
+      message: rejection.message,
+      ...(rejection.data ? { data: rejection.data } : {}),
+    },
+    id: rejection.id ?? null,
   });
   const headers: Record<string, string | number> = {
     'content-type': 'application/json',

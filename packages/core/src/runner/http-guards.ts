@@ -184,12 +184,31 @@ export function checkPostContentType(req: IncomingMessage): HttpRejection | unde
  * A present `MCP-Protocol-Version` must name a revision this server speaks (SECURITY.md
  * "Streamable HTTP transport" §6). Absent is allowed: 2025 clients omit it on `initialize`.
  */
-export function checkProtocolVersion(req: IncomingMessage): HttpRejection | undefined {
+export function checkProtocolVersion(
+  req: IncomingMessage,
+  message?: Record<string, unknown>,
+): HttpRejection | undefined {
   const version = req.headersDistinct['mcp-protocol-version']?.[0];
   if (version === undefined || ACCEPTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  return reject(
-    400,
-    SERVER_ERROR,
-    `Bad Request: unsupported MCP-Protocol-Version; supported: ${ACCEPTED_PROTOCOL_VERSIONS.join(', ')}.`,
-  );
+  // The same shape the SDK gives (-32022 with the versions), and the request's id when it was read.
+  // A 2026-style request (with the `_meta` envelope) is told the versions `server/discover`
+  // lists; a 2025-style one the 2025 revisions its leg serves.
+  const id = message?.id;
+  const params = message?.params as { _meta?: Record<string, unknown> } | undefined;
+  const modern = typeof params?._meta?.['io.modelcontextprotocol/protocolVersion'] === 'string';
+  const supported = modern
+    ? [MODERN_PROTOCOL_VERSION]
+    : ACCEPTED_PROTOCOL_VERSIONS.filter((v) => v !== MODERN_PROTOCOL_VERSION);
+  return {
+    ...reject(
+      400,
+      UNSUPPORTED_PROTOCOL_VERSION,
+      `Unsupported MCP-Protocol-Version; supported: ${supported.join(', ')}.`,
+    ),
+    ...(typeof id === 'string' || typeof id === 'number' ? { id } : {}),
+    data: { supported, requested: version },
+  };
 }
+
+/** JSON-RPC code for an unsupported protocol version (the SDK's `UnsupportedProtocolVersion`). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;

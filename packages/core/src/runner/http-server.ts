@@ -155,9 +155,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return reject(405, SERVER_ERROR, 'Method Not Allowed.', { headers: { allow: 'GET, POST, DELETE' } });
     }
-    const version = checkProtocolVersion(req);
-    if (version) return version;
-
     let message: Record<string, unknown> | undefined;
     if (method === 'POST') {
       const shape = checkPostAccept(req) ?? checkPostContentType(req);
@@ -168,6 +165,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       if (!parsed.ok) return parsed.rejection;
       message = parsed.message;
     }
+    const version = checkProtocolVersion(req, message);
+    if (version) return version;
 
     const caller: Caller = { principal: who.principal, authInfo: who.authInfo };
     if (await isLegacyExchange(req, message, maxBodyBytes)) {

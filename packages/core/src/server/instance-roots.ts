@@ -27,7 +27,13 @@ export class InstanceRoots {
     if (era === 'modern') return;
     const state = new ClientRootsState(ceiling);
     this.state = state;
-    state.onChange(onChange);
+    // Only a real change is news: the first answer that merely confirms the ceiling is not.
+    let last: RootSet = ceiling;
+    state.onChange((roots) => {
+      if (roots.sameAs(last)) return;
+      last = roots;
+      onChange();
+    });
     const refresh = () => {
       const ticket = state.beginRefresh();
       mcp.server

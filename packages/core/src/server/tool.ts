@@ -152,7 +152,8 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject | unde
     {
       title: def.title,
       description: def.description,
-      inputSchema: def.input,
+      // Unknown arguments are refused, not ignored: a misspelt `confirm` must not pass silently.
+      inputSchema: def.input.strict(),
       ...(def.output ? { outputSchema: def.output } : {}),
       annotations: { title: def.title, ...def.annotations },
     },

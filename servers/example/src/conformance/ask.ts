@@ -15,12 +15,18 @@ export interface FormAnswer {
  * object, which cannot express SEP-1330's titled enums or keep SEP-1034 defaults verbatim).
  * A client without form elicitation gets an error result, as the scenarios require.
  */
-export function askForm(call: ToolCall, key: string, message: string, requestedSchema: FormSchema): FormAnswer {
+export function askForm(
+  call: ToolCall,
+  key: string,
+  message: string,
+  requestedSchema: FormSchema,
+): FormAnswer {
   if (!call.flow.abilities.elicitForm) {
     throw new UserError('This client cannot ask the user (it did not declare form elicitation).');
   }
   const answer = call.flow.ask(key, inputRequired.elicit({ message, requestedSchema }));
-  if (answer.kind !== 'elicit') throw new UserError('The client did not answer the question; retry the call.');
+  if (answer.kind !== 'elicit')
+    throw new UserError('The client did not answer the question; retry the call.');
   return answer.content === undefined
     ? { action: answer.action }
     : { action: answer.action, content: answer.content };

@@ -26,7 +26,12 @@ export function registerListChanges(scope: Scope, generations: ListGenerations):
       title: 'Change the tool list',
       description: 'Changes the tool list and sends tools/list_changed.',
       input: NO_ARGS,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
       run(_args, call) {
         generations.tools++;
         call.scope.app.hub.listChanged('tools');
@@ -41,7 +46,12 @@ export function registerListChanges(scope: Scope, generations: ListGenerations):
       title: 'Change the prompt list',
       description: 'Changes the prompt list and sends prompts/list_changed.',
       input: NO_ARGS,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
       run(_args, call) {
         generations.prompts++;
         call.scope.app.hub.listChanged('prompts');

@@ -11,7 +11,7 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: false, openWorldHint: fa
 
 const field = (name: string, type: 'string' | 'boolean'): FormSchema => ({
   type: 'object',
-  properties: { [name]: { type } },
+  properties: { [name]: type === 'string' ? { type: 'string' } : { type: 'boolean' } },
   required: [name],
 });
 
@@ -67,7 +67,7 @@ export const mrtrTools = [
   defineTool({
     name: 'test_input_required_result_list_roots',
     title: 'Input required: roots',
-    description: "Asks the client for its roots and lists them.",
+    description: 'Asks the client for its roots and lists them.',
     input: NO_ARGS,
     annotations: READ_ONLY,
     run(_args, call) {
@@ -105,7 +105,9 @@ export const mrtrTools = [
       }
       if (abilities.roots) asks.client_roots = inputRequired.listRoots();
       const answers = call.flow.askAll(asks);
-      return { text: `Received ${Object.keys(answers).length} answer(s): ${Object.keys(answers).join(', ')}.` };
+      return {
+        text: `Received ${Object.keys(answers).length} answer(s): ${Object.keys(answers).join(', ')}.`,
+      };
     },
   }),
   defineTool({
@@ -149,38 +151,10 @@ export const mrtrTools = [
         });
       }
       if (abilities.elicitForm) asks.user_name = nameQuestion('What is your name?');
-      if (Object.keys(asks).length === 0) return { text: 'This client can answer nothing, so nothing was asked.' };
+      if (Object.keys(asks).length === 0)
+        return { text: 'This client can answer nothing, so nothing was asked.' };
       const answers = call.flow.askAll(asks);
       return { text: `Asked only what the client supports: ${Object.keys(answers).join(', ')}.` };
-    },
-  }),
-  defineTool({
-    name: 'test_missing_capability',
-    title: 'Needs sampling',
-    description: 'Needs the client to sample; without that capability the call fails with -32021 (2026).',
-    input: NO_ARGS,
-    annotations: READ_ONLY,
-    run(_args, call) {
-      // No capability check on purpose: the SDK must refuse an ask the client cannot answer.
-      const answer = call.flow.ask(
-        'reply',
-        inputRequired.createMessage({
-          messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }],
-          maxTokens: 20,
-        }),
-      );
-      return { text: answer.kind === 'sampling' ? `The model says: ${answerText(answer.result)}` : 'No answer.' };
-    },
-  }),
-  defineTool({
-    name: 'test_streaming_elicitation',
-    title: 'Question on the response stream',
-    description: 'Asks the user a question; in 2026 the question travels inside the result, never as a request.',
-    input: NO_ARGS,
-    annotations: READ_ONLY,
-    run(_args, call) {
-      const answer = askForm(call, 'user_name', 'What is your name?', NAME_FORM);
-      return { text: `Answered with action=${answer.action}.` };
     },
   }),
 ];

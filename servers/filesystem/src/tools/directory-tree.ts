@@ -97,6 +97,7 @@ export const directoryTree = defineTool({
     const tree = lines.join('\n');
     const notes = listingNotes(stats, hidden);
     if (stop) notes.unshift(narrowHint(stop, entries, maxEntries));
+    call.log.info(`directory_tree: ${entries} entries${stop ? ' (cut short)' : ''}`);
     return {
       text: notes.length > 0 ? `${tree}\n\n${notes.join('\n')}` : tree,
       structured: { root: dir.real, entries, truncated: stop !== undefined, tree },

@@ -164,6 +164,9 @@ export const searchContent = defineTool({
     lines.push(summary(stats, page.items.length), ...listingNotes(walked, hidden));
     if (stats.timedOut) lines.push(timeoutNote(timeoutMs, stats.timedOut.file, resume !== undefined));
     if (nextCursor) lines.push(`More may follow: call search_content again with cursor "${nextCursor}".`);
+    call.log.info(
+      `search_content: ${page.items.length} hits${stats.timedOut ? ', stopped by the time budget' : ''}`,
+    );
     return {
       text: lines.join('\n'),
       structured: {

@@ -62,6 +62,7 @@ export const searchFiles = defineTool({
     });
     const lines = page.texts.length > 0 ? [...page.texts] : ['No matches found'];
     lines.push(...listingNotes(stats, hidden));
+    call.log.info(`search_files: ${page.items.length} matches after ${stats.entriesSeen} entries`);
     if (page.nextCursor)
       lines.push(`More matches follow: call search_files again with cursor "${page.nextCursor}".`);
     return {

@@ -1,0 +1,40 @@
+/**
+ * What a server brings to the end-to-end matrix: its bin, the world it serves, what the scripted
+ * model does, and one scenario that touches every feature it offers. The matrix runs that scenario
+ * over stdio and Streamable HTTP, in both protocol eras.
+ */
+import type { ScriptedModelOptions, scriptedModel, TestSession } from '@mcpkit/core/testing';
+import type { Elicitor } from './session.js';
+
+export type Era = 'legacy' | 'modern';
+export type TransportKind = 'stdio' | 'http';
+
+export interface Fixture {
+  /** The directory the server serves; its path also marks the processes the test started. */
+  dir: string;
+  /** Everything in the fixture lives under this; it is removed afterwards. */
+  base: string;
+  /** The bin's arguments after the common flags. */
+  args: string[];
+}
+
+export interface ScenarioContext {
+  session: TestSession;
+  era: Era;
+  transport: TransportKind;
+  fixture: Fixture;
+  model: ReturnType<typeof scriptedModel>;
+  elicitor: Elicitor;
+  /** The server's process id: the HTTP child, or the stdio child found by its command line. */
+  serverPid(): Promise<number | undefined>;
+}
+
+export interface ServerSpec {
+  name: string;
+  bin: string;
+  /** Builds the world in a fresh temporary directory. */
+  fixture(): Promise<Fixture>;
+  /** The scripted model's behaviour: which tools it calls during sampling. */
+  model: ScriptedModelOptions;
+  scenario(ctx: ScenarioContext): Promise<void>;
+}

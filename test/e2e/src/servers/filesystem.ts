@@ -1,0 +1,154 @@
+/** The filesystem server in the end-to-end matrix. */
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect } from 'vitest';
+import { builtBin } from '../runtimes.js';
+import type { ScenarioContext, ServerSpec } from '../scenario.js';
+import {
+  callWithProgress,
+  expectCancelled,
+  expectLogLevelAccepted,
+  expectResourceUpdated,
+  expectToolError,
+  listPaged,
+  textOf,
+} from '../steps.js';
+
+/** A few of the official server's tool names, which the server keeps. */
+const OFFICIAL_TOOLS = [
+  'read_text_file',
+  'write_file',
+  'edit_file',
+  'list_directory',
+  'directory_tree',
+  'search_files',
+];
+
+/** The generated tree: enough files that a search walks for a while, each with one trap line. */
+const TREE_DIRS = 20;
+const FILES_PER_DIR = 50;
+/** On this line `(a|aa)+$` backtracks for ever: a search with it is CPU-bound until stopped. */
+const TRAP_LINE = `${'a'.repeat(64)}b`;
+
+async function generateTree(root: string): Promise<void> {
+  const body = `${'lorem ipsum dolor sit amet\n'.repeat(20)}${TRAP_LINE}\n`;
+  for (let d = 0; d < TREE_DIRS; d++) {
+    const dir = join(root, `d${d}`);
+    await mkdir(dir, { recursive: true });
+    await Promise.all(
+      Array.from({ length: FILES_PER_DIR }, (_, f) => writeFile(join(dir, `f${f}.txt`), body)),
+    );
+  }
+}
+
+async function scenario(ctx: ScenarioContext): Promise<void> {
+  const { session, fixture, model, elicitor } = ctx;
+  const { client } = session;
+  const dir = fixture.dir;
+  const tree = join(dir, 'tree');
+
+  // Tools: the official names are kept; the list comes in pages; one call works, one fails cleanly.
+  const tools = await listPaged(ctx, 'tools/list', 3);
+  expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(OFFICIAL_TOOLS));
+  expect(textOf(await session.callTool('read_text_file', { path: join(dir, 'a.txt') }))).toContain('alpha');
+  const escaped = await session.callTool('read_text_file', {
+    path: join(dir, '..', 'outside', 'secret.txt'),
+  });
+  expectToolError(escaped, dir);
+
+  // Resources: the top-level files, paged; the file:// template; a read.
+  const aUri = pathToFileURL(join(dir, 'a.txt')).href;
+  const resources = await listPaged(ctx, 'resources/list', 2);
+  expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([aUri]));
+  const templates = await listPaged(ctx, 'resources/templates/list', 1);
+  expect(templates.map((t) => t.uriTemplate)).toContain('file://{+path}');
+  const read = await client.readResource({ uri: aUri });
+  expect(read.contents[0]).toMatchObject({ uri: aUri, text: expect.stringContaining('alpha') });
+
+  // Completion: a path in the template, then in a prompt argument.
+  const byTemplate = await client.complete({
+    ref: { type: 'ref/resource', uri: 'file://{+path}' },
+    argument: { name: 'path', value: join(dir, 'do') },
+  });
+  expect(byTemplate.completion.values).toContain(`${join(dir, 'docs')}/`);
+  const byPrompt = await client.complete({
+    ref: { type: 'ref/prompt', name: 'review_file' },
+    argument: { name: 'path', value: join(dir, 'a') },
+  });
+  expect(byPrompt.completion.values).toContain(join(dir, 'a.txt'));
+
+  // Prompts.
+  const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+  expect(prompts).toEqual(expect.arrayContaining(['review_file', 'explain_directory']));
+  const prompt = await client.getPrompt({ name: 'review_file', arguments: { path: join(dir, 'a.txt') } });
+  expect(JSON.stringify(prompt.messages)).toContain('alpha');
+
+  // Sampling with tools: the model reads a file through a tool_use round, then answers.
+  const summary = await session.callTool('summarize_directory', { path: join(dir, 'docs') });
+  expect(summary.structuredContent).toMatchObject({ answer: 'looked', sampled: true, toolCalls: 1 });
+  expect(model.requests.length).toBe(2);
+  expect(JSON.stringify(model.requests[1]?.messages)).toContain('Guide');
+
+  // Elicitation: overwriting asks first; a decline keeps the file, an accept replaces it.
+  const file = join(dir, 'e2e.txt');
+  expect(textOf(await session.callTool('write_file', { path: file, content: 'one' }))).toContain('Created');
+  elicitor.next = 'decline';
+  const declined = await session.callTool('write_file', { path: file, content: 'two' });
+  expect(textOf(declined)).toContain('declined');
+  expect(await readFile(file, 'utf8')).toBe('one');
+  elicitor.next = 'accept';
+  expect(textOf(await session.callTool('write_file', { path: file, content: 'two' }))).toContain('Replaced');
+  expect(await readFile(file, 'utf8')).toBe('two');
+  expect(elicitor.asked).toHaveLength(2);
+
+  // Subscription: a change made outside the server reaches the client.
+  await expectResourceUpdated(ctx, aUri, (n) => writeFile(join(dir, 'a.txt'), `alpha changed ${n}\n`));
+
+  // Progress: a search over the generated tree reports the files it has searched.
+  const { result, reports } = await callWithProgress(ctx, 'search_content', {
+    path: tree,
+    query: 'not-there',
+  });
+  expect(result.structuredContent).toMatchObject({ hits: [], filesSearched: TREE_DIRS * FILES_PER_DIR });
+  expect(reports.length).toBeGreaterThan(0);
+
+  // Logging: this server sends no log messages, but the era's way of asking is accepted.
+  await expectLogLevelAccepted(ctx, 'list_allowed_directories', {});
+
+  // Cancellation: a regex search that would spin for its whole 30 s budget stops when cancelled.
+  await expectCancelled(
+    ctx,
+    'search_content',
+    { path: tree, query: '(a|aa)+$', regex: true, timeoutMs: 30_000 },
+    { after: 400, within: 2000, serverGoesIdle: true },
+  );
+
+  elicitor.next = 'accept';
+  expect(textOf(await session.callTool('delete_file', { path: file }))).toContain('Deleted');
+}
+
+export const filesystemServer: ServerSpec = {
+  name: 'filesystem',
+  bin: builtBin('@mcpkit/server-filesystem'),
+  async fixture() {
+    const base = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-e2e-fs-')));
+    const dir = join(base, 'allowed');
+    await mkdir(join(dir, 'docs'), { recursive: true });
+    await mkdir(join(base, 'outside'));
+    await writeFile(join(base, 'outside', 'secret.txt'), 'top secret\n');
+    await writeFile(join(dir, 'a.txt'), 'alpha text\n');
+    await writeFile(join(dir, 'b.md'), '# Beta\n');
+    await writeFile(join(dir, 'c.json'), '{"gamma": 3}\n');
+    await writeFile(join(dir, 'docs', 'guide.md'), '# Guide\nHow to use it.\n');
+    await generateTree(join(dir, 'tree'));
+    return { base, dir, args: [dir] };
+  },
+  model: {
+    // Relative paths resolve against the first allowed directory: the fixture's.
+    toolCalls: [{ name: 'read_text_file', input: { path: 'docs/guide.md' } }],
+    answer: () => 'looked',
+  },
+  scenario,
+};

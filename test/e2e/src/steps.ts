@@ -1,0 +1,204 @@
+/**
+ * Steps every server's scenario is made of, each doing one feature the way its era requires and
+ * asserting what a client would see.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listAll, type Notification } from '@mcpkit/core/testing';
+import { type CallToolResult, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { expect } from 'vitest';
+import { cpuTimeMs } from './process.js';
+import type { ScenarioContext } from './scenario.js';
+
+/** The first text block of a tool result. */
+export function textOf(result: { content?: unknown }): string {
+  const blocks = (result.content ?? []) as { type: string; text?: string }[];
+  return blocks.find((b) => b.type === 'text')?.text ?? '';
+}
+
+type ListMethod = Parameters<typeof listAll>[1];
+
+/** Walks a list page by page; the bins run with `--page-size 2`, so a long list takes several. */
+export async function listPaged(ctx: ScenarioContext, method: ListMethod, minPages: number) {
+  const { items, pages } = await listAll(ctx.session.client, method);
+  expect(pages, `${method} pages`).toBeGreaterThanOrEqual(minPages);
+  return items;
+}
+
+/** A notification that arrives after this call, not one already in the log. */
+function fresh(ctx: ScenarioContext, method: string, match: (n: Notification) => boolean, timeoutMs: number) {
+  const seen = new Set(ctx.session.notifications.all);
+  return ctx.session.notifications.waitFor(method, (n) => !seen.has(n) && match(n), timeoutMs);
+}
+
+/**
+ * Subscribes to `uri` by the era's mechanism (2025 `resources/subscribe`, 2026
+ * `subscriptions/listen`), changes it from outside the server, and waits for
+ * `notifications/resources/updated`. The server starts its file watch after acknowledging the
+ * subscription, so the change is repeated until the notification comes rather than timed.
+ */
+export async function expectResourceUpdated(
+  ctx: ScenarioContext,
+  uri: string,
+  change: (n: number) => Promise<void>,
+): Promise<void> {
+  const { client } = ctx.session;
+  let unsubscribe: () => Promise<unknown>;
+  if (ctx.era === 'legacy') {
+    await client.subscribeResource({ uri });
+    unsubscribe = () => client.unsubscribeResource({ uri });
+  } else {
+    const sub = await client.listen({ resourceSubscriptions: [uri] });
+    unsubscribe = () => sub.close();
+  }
+  const updated = fresh(ctx, 'notifications/resources/updated', (n) => n.params?.uri === uri, 10_000);
+  let n = 0;
+  const timer = setInterval(() => void change(++n).catch(() => {}), 400);
+  try {
+    // Together, so a failing change cannot leave the wait to reject unobserved.
+    await Promise.all([updated, change(0)]);
+  } finally {
+    clearInterval(timer);
+    await unsubscribe();
+  }
+}
+
+/** Calls a tool with progress requested; returns the result and the server's own reports. */
+export async function callWithProgress(ctx: ScenarioContext, name: string, args: Record<string, unknown>) {
+  const reports: { progress: number; total?: number; message?: string }[] = [];
+  const result = await ctx.session.callTool(name, args, {
+    onprogress: (p) => {
+      // A 2026 client adds its own report for each input-required round; only the server's count.
+      if (!p.message?.startsWith('Fulfilling input required')) reports.push(p);
+    },
+  });
+  return { result, reports };
+}
+
+/**
+ * Asks for MCP log messages by the era's rule (2025: `logging/setLevel` for the session; 2026: a
+ * log level in the request's `_meta`) and returns the first message the call produced. In 2026 a
+ * request without a level must produce none.
+ */
+export async function expectLogMessage(
+  ctx: ScenarioContext,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Notification> {
+  const { client } = ctx.session;
+  if (ctx.era === 'modern') {
+    const logs = () => ctx.session.notifications.byMethod('notifications/message').length;
+    const before = logs();
+    await ctx.session.callTool(name, args);
+    // A request's logs travel ahead of its response; the pause only covers a late delivery.
+    await sleep(200);
+    expect(logs(), 'a 2026 request without a log level gets no log').toBe(before);
+  } else {
+    await client.setLoggingLevel('info');
+  }
+  const logged = fresh(ctx, 'notifications/message', () => true, 5000);
+  const call =
+    ctx.era === 'modern'
+      ? client.callTool({ name, arguments: args, _meta: { [LOG_LEVEL_META_KEY]: 'info' } })
+      : ctx.session.callTool(name, args);
+  const [log] = await Promise.all([logged, call]);
+  return log;
+}
+
+export interface CancelOptions {
+  /** How long the call runs at least before it is cancelled. */
+  after: number;
+  /** The call must reject within this long of the cancel. */
+  within: number;
+  /**
+   * For CPU-bound work: cancel only once the server is visibly busy, then require it to go idle,
+   * so the work is shown to stop rather than merely be abandoned by the client. Needs /proc.
+   */
+  serverGoesIdle?: boolean;
+}
+
+/** CPU time a process spends in a window, in ms; undefined where /proc is missing. */
+async function cpuOver(pid: number, windowMs: number): Promise<number | undefined> {
+  const before = await cpuTimeMs(pid);
+  await sleep(windowMs);
+  const after = await cpuTimeMs(pid);
+  return before === undefined || after === undefined ? undefined : after - before;
+}
+
+/**
+ * Waits until the server is visibly working: at least 15% of a core over a 100 ms window. The
+ * bar is low and the wait long because `npm test` runs several suites at once on two cores.
+ */
+async function untilBusy(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const used = await cpuOver(pid, 100);
+    if (used === undefined || used >= 15) return;
+    if (Date.now() > deadline)
+      throw new Error('the call never kept the server busy, so stopping it proves nothing');
+  }
+}
+
+/**
+ * Starts a long call, cancels it (2025 and 2026 stdio: `notifications/cancelled`; 2026 HTTP: the
+ * request is aborted), and asserts the call rejects promptly and the server takes new work.
+ */
+export async function expectCancelled(
+  ctx: ScenarioContext,
+  name: string,
+  args: Record<string, unknown>,
+  options: CancelOptions,
+): Promise<void> {
+  const controller = new AbortController();
+  const pid = options.serverGoesIdle ? await ctx.serverPid() : undefined;
+  const outcome = ctx.session.callTool(name, args, { signal: controller.signal }).then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+  await sleep(options.after);
+  if (pid !== undefined) await untilBusy(pid);
+  const cancelledAt = Date.now();
+  controller.abort();
+  const settled = await outcome;
+  expect('error' in settled, `${name} finished before it was cancelled`).toBe(true);
+  expect(Date.now() - cancelledAt).toBeLessThan(options.within);
+  if (pid !== undefined) {
+    // Give the cancellation a moment to reach the work, then watch: a server that kept going
+    // would spend about the whole window on the CPU.
+    await sleep(300);
+    const used = await cpuOver(pid, 600);
+    if (used !== undefined) expect(used, 'server CPU time in 600 ms after the cancel').toBeLessThan(200);
+  }
+  const started = Date.now();
+  await ctx.session.client.listTools();
+  expect(Date.now() - started).toBeLessThan(2000);
+}
+
+/**
+ * A tool result that failed with one sentence: no stack trace, and nothing of `secret` (an
+ * allowed directory the caller did not name; DESIGN: errors never list them).
+ */
+export function expectToolError(result: CallToolResult, secret: string): void {
+  expect(result.isError).toBe(true);
+  const text = textOf(result);
+  expect(text.length).toBeGreaterThan(0);
+  expect(text).not.toContain(secret);
+  expect(text).not.toMatch(/\n\s+at /);
+}
+
+/**
+ * For a server that sends no log messages of its own: the era's way of asking for them is still
+ * accepted (2025 `logging/setLevel`; 2026 a level in a request's `_meta`).
+ */
+export async function expectLogLevelAccepted(
+  ctx: ScenarioContext,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<void> {
+  const { client } = ctx.session;
+  if (ctx.era === 'legacy') {
+    expect(await client.setLoggingLevel('debug')).toEqual({});
+    return;
+  }
+  const result = await client.callTool({ name, arguments: args, _meta: { [LOG_LEVEL_META_KEY]: 'debug' } });
+  expect(result.isError).toBeFalsy();
+}

@@ -1,0 +1,108 @@
+/**
+ * What npm and npx users get: every tarball installed together into an empty folder, then every
+ * export loaded and every bin run from that install (`npx --no-install`, and a stdio session in
+ * both protocol eras), with the user's Node and none of the monorepo on PATH.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from '@mcpkit/core/testing';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { exportedSubpaths } from '../src/exports.js';
+import { installTarballs, resolvedSources } from '../src/install.js';
+import { run, userPath } from '../src/run.js';
+import { binsOf } from '../src/workspaces.js';
+
+const packed = inject('packed');
+const project = join(inject('scratch'), 'user-project');
+
+/**
+ * The arguments that make each bin start serving: every server so far takes directories. A
+ * server with another command line adds its line here.
+ */
+const BIN_ARGS: Record<string, (dir: string) => string[]> = {};
+const argsFor = (bin: string, dir: string) => (BIN_ARGS[bin] ?? ((d: string) => [d]))(dir);
+
+beforeAll(async () => {
+  await installTarballs(
+    project,
+    packed.map((p) => p.tarball),
+  );
+}, 240_000);
+
+it('installs every package from its tarball, never from the registry', () => {
+  const sources = resolvedSources(project);
+  for (const pkg of packed) expect(sources.get(pkg.name), pkg.name).toMatch(/^file:.*\.tgz$/);
+});
+
+/** Imports each subpath in a fresh Node from the install; resolves with what failed and why. */
+async function importAll(specifiers: string[]): Promise<Record<string, string>> {
+  const script = `
+    const failed = {};
+    for (const s of ${JSON.stringify(specifiers)}) {
+      try { await import(s, s.endsWith('/package.json') ? { with: { type: 'json' } } : undefined); }
+      catch (e) { failed[s] = String(e && e.message || e).split('\\n')[0]; }
+    }
+    process.stdout.write(JSON.stringify(failed));`;
+  const result = await run('node', ['--input-type=module', '-e', script], { cwd: project });
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, string>;
+}
+
+describe.each(packed)('$name', (pkg) => {
+  it('loads every exported subpath (optional peers aside) from the installed copy', async () => {
+    const m = pkg.manifest;
+    const optionalPeers = Object.keys(m.peerDependencies ?? {}).filter(
+      (peer) => m.peerDependenciesMeta?.[peer]?.optional === true,
+    );
+    const specifiers = exportedSubpaths(m.exports).map((sub) =>
+      sub === '.' ? m.name : `${m.name}${sub.slice(1)}`,
+    );
+    const failed = await importAll(specifiers);
+    // A subpath built on an optional peer may fail only by naming that peer.
+    const unexpected = Object.entries(failed).filter(
+      ([, message]) => !optionalPeers.some((peer) => message.includes(`'${peer}'`)),
+    );
+    expect(Object.fromEntries(unexpected)).toEqual({});
+  });
+
+  const bins = Object.keys(binsOf(pkg.manifest));
+  describe.each(bins.map((bin) => ({ bin })))('bin $bin', ({ bin }) => {
+    const npx = (args: string[]) => run('npx', ['--no-install', bin, ...args], { cwd: project });
+
+    it('prints the package version with --version', async () => {
+      const result = await npx(['--version']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim()).toBe(pkg.version);
+    });
+
+    it('lists --transport in --help', async () => {
+      const result = await npx(['--help']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('--transport');
+    });
+
+    it.each(['legacy', 'modern'] as const)('serves a %s-era stdio session that lists tools', async (era) => {
+      const dir = join(project, 'data', `${bin}-${era}`);
+      mkdirSync(dir, { recursive: true });
+      const session = await connect(undefined, {
+        era,
+        transport: {
+          stdio: {
+            command: join(project, 'node_modules', '.bin', bin),
+            args: argsFor(bin, dir),
+            env: { PATH: userPath() },
+          },
+        },
+      });
+      try {
+        expect(session.client.getProtocolEra()).toBe(era);
+        expect(session.client.getServerVersion()?.version).toBe(pkg.version);
+        const { tools } = await session.client.listTools();
+        expect(tools.length).toBeGreaterThan(0);
+        for (const tool of tools) expect(tool.description ?? '', tool.name).not.toBe('');
+      } finally {
+        await session.close();
+      }
+    });
+  });
+});
