@@ -175,11 +175,11 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
       '1 entry that usually holds secrets (.env, keys, credentials) was left out; the operator can allow them with --allow-sensitive.',
     ]);
     expect(data(r)).toMatchObject({ root: w.allowed, entries: 12, truncated: false });
-    const ignored = data<{ tree: string }>(
+    const ignored = textOf(
       await s.callTool('directory_tree', { path: '.', respectGitignore: true, maxDepth: 1 }),
     );
-    expect(ignored.tree).not.toContain('docs');
-    expect(ignored.tree).not.toContain('index.ts');
+    expect(ignored).not.toContain('docs');
+    expect(ignored).not.toContain('index.ts');
   });
 
   it('directory_tree says how to narrow when it stops at maxEntries', async () => {

@@ -129,12 +129,14 @@ export async function runFlow<T>(
   options: RunFlowOptions,
   body: (flow: Flow) => Promise<T> | T,
 ): Promise<T | InputRequiredResult> {
-  const digest = digestArgs(options.args);
+  // Hashing the arguments costs a little on every call; only multi-round calls need it.
+  let digestValue: string | undefined;
+  const digest = () => (digestValue ??= digestArgs(options.args));
   const prior = ctx.mcpReq.requestState<FlowState>();
   let answers: Record<string, Answer> = {};
   let round = 0;
   if (prior !== undefined && typeof prior === 'object') {
-    if (prior.v !== 1 || prior.op !== options.op || prior.digest !== digest) {
+    if (prior.v !== 1 || prior.op !== options.op || prior.digest !== digest()) {
       throw new UserError(
         'The retried call does not match the call its state was made for; start the call again.',
       );
@@ -151,7 +153,7 @@ export async function runFlow<T>(
   } catch (error) {
     if (!(error instanceof NeedInput)) throw error;
     const pending = Object.fromEntries(Object.entries(error.requests).map(([k, r]) => [k, kindOf(r)]));
-    const state: FlowState = { v: 1, op: options.op, digest, answers, pending, round: round + 1 };
+    const state: FlowState = { v: 1, op: options.op, digest: digest(), answers, pending, round: round + 1 };
     return inputRequired({
       inputRequests: error.requests,
       requestState: await options.codec.mint(state, ctx),

@@ -44,8 +44,13 @@ export interface AppOptions {
   roots?: RootSet;
   /** Hide every tool that is not read-only. */
   readOnly?: boolean;
-  /** Items per page of every list method and paged tool result. Default 100. */
+  /** Items per page of the list methods (`tools/list`, `resources/list`, …). Default 100. */
   pageSize?: number;
+  /**
+   * Items per page of a paged tool result (search hits, directory entries). Default 1000: such
+   * pages are also cut by the output budget, and every extra page is a round trip for the model.
+   */
+  resultPageSize?: number;
   /** Bytes of text one tool result or resource read may carry. */
   outputLimitBytes?: number;
   /** Keys for signed state and cursors; default from `MCPKIT_STATE_KEY` or random. */
@@ -64,6 +69,7 @@ export interface App {
   readonly version: string;
   readonly readOnly: boolean;
   readonly pageSize: number;
+  readonly resultPageSize: number;
   readonly outputLimitBytes: number;
   readonly rootsCeiling: RootSet | undefined;
   readonly log: Logger;
@@ -131,6 +137,7 @@ export function createApp(definition: AppDefinition, options: AppOptions = {}): 
     version: definition.version,
     readOnly: options.readOnly ?? false,
     pageSize: options.pageSize ?? 100,
+    resultPageSize: options.resultPageSize ?? options.pageSize ?? 1000,
     outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
     rootsCeiling: options.roots,
     log,

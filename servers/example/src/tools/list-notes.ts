@@ -22,7 +22,7 @@ export const listNotes = defineTool({
       codec: call.scope.app.cursors,
       list: 'list_notes',
       cursor,
-      pageSize: call.scope.app.pageSize,
+      pageSize: call.scope.app.resultPageSize,
       keyOf: (n) => n.name,
     });
     const lines = page.map((n) => `${n.name}  (${n.bytes} bytes, ${n.modified})`);

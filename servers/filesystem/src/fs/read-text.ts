@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { UserError } from '@mcpkit/core/errors';
 import { type ShownLines, truncateLines, utf8ByteLength } from '@mcpkit/core/limits';
 import { countLinesBefore, type LineWindow, looksBinary, readLines, tailStart } from './line-reader.js';
@@ -39,12 +40,20 @@ export async function readTextWindow(
   options: ReadTextOptions,
 ): Promise<{ text: string; truncated: boolean }> {
   const { handle, size } = await openRegularFile(file.real, file.display);
+  const binary = () =>
+    new UserError(
+      `"${file.display}" looks like a binary file (it contains NUL bytes), so it is not shown as text; use read_media_file for images and audio.`,
+    );
   try {
-    if (await looksBinary(handle)) {
-      throw new UserError(
-        `"${file.display}" looks like a binary file (it contains NUL bytes), so it is not shown as text; use read_media_file for images and audio.`,
-      );
+    const whole = window.kind === 'range' && window.first === 0 && window.count === undefined;
+    if (whole && size <= SMALL_FILE && size <= options.byteLimit) {
+      // The common case, a small file read whole: one read serves both the binary check and the
+      // text. A file that changed size since it was opened takes the careful path below.
+      const text = await readSmallWhole(handle, size);
+      if (text === null) throw binary();
+      if (text !== undefined) return { text, truncated: false };
     }
+    if (await looksBinary(handle)) throw binary();
     const { byteLimit: byteCap, signal } = options;
     let got: LineWindow;
     let first: number;
@@ -78,12 +87,27 @@ export async function readTextWindow(
         `The file is ${size} bytes. ${continuation(shown, first, window.count, options.resume)}`,
     });
     // A whole-file read keeps the final line feed, so the text is the file (line ends aside).
-    const whole = window.kind === 'range' && window.first === 0 && window.count === undefined;
     const keepFinalNewline = whole && !cut.truncated && got.eof && got.endsWithNewline && cut.bytes < byteCap;
     return { text: keepFinalNewline ? `${cut.text}\n` : cut.text, truncated: cut.truncated };
   } finally {
     await handle.close();
   }
+}
+
+/** Files up to this size are read whole in one call when the whole file is asked for. */
+const SMALL_FILE = 64 * 1024;
+
+/**
+ * A small file's text with CRLF turned into LF, as the line reader gives it; `null` when it holds
+ * a NUL byte (binary); `undefined` when its size changed since it was opened.
+ */
+async function readSmallWhole(handle: FileHandle, size: number): Promise<string | null | undefined> {
+  const buffer = Buffer.allocUnsafe(size + 1);
+  const { bytesRead } = await handle.read(buffer, 0, size + 1, 0);
+  if (bytesRead !== size) return undefined;
+  const bytes = buffer.subarray(0, bytesRead);
+  if (bytes.includes(0)) return null;
+  return bytes.toString('utf8').replace(/\r\n/g, '\n');
 }
 
 function joinedBytes(lines: readonly string[]): number {

@@ -19,8 +19,9 @@ const SUFFIX: Record<EntryType, string> = { directory: '/', symlink: '@', file: 
 /**
  * A directory tree as indented text, two spaces per level, directories ending in `/` and symbolic
  * links in `@` (never followed). The official tool returns nested JSON objects; the same tree as
- * text is several times smaller, so far more of it fits in a model's context. The text and
- * `structuredContent.tree` are the same tree; `entries` counts its lines below the root.
+ * text is several times smaller, so far more of it fits in a model's context. The tree is sent
+ * once, as text; `structuredContent` carries what a program needs to act on it (`entries` counts
+ * its lines below the root, `truncated` says whether to narrow).
  */
 export const directoryTree = defineTool({
   name: 'directory_tree',
@@ -54,7 +55,6 @@ export const directoryTree = defineTool({
     root: z.string().describe('Absolute path of the directory'),
     entries: z.number().describe('Entries in the tree'),
     truncated: z.boolean().describe('True when the tree stops early (maxEntries or output size)'),
-    tree: z.string(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, call) {
@@ -100,7 +100,7 @@ export const directoryTree = defineTool({
     call.log.info(`directory_tree: ${entries} entries${stop ? ' (cut short)' : ''}`);
     return {
       text: notes.length > 0 ? `${tree}\n\n${notes.join('\n')}` : tree,
-      structured: { root: dir.real, entries, truncated: stop !== undefined, tree },
+      structured: { root: dir.real, entries, truncated: stop !== undefined },
     };
   },
 });

@@ -29,7 +29,7 @@ function pageOptions(args: PageArgs) {
     codec: app.cursors,
     list: args.list,
     cursor: args.cursor,
-    pageSize: app.pageSize,
+    pageSize: app.resultPageSize,
     signal: args.call.signal,
     budgetBytes: pageBudget(app.outputLimitBytes),
     // Sizes are not known yet in name order; a full-width stand-in measures the line a file will get.

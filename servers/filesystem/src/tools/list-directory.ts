@@ -43,7 +43,7 @@ export const listDirectory = defineTool({
       codec: app.cursors,
       list: cursorList('list_directory', [dir.real]),
       cursor,
-      pageSize: app.pageSize,
+      pageSize: app.resultPageSize,
       signal: call.signal,
       isPosition: isWalkPosition,
       budgetBytes: pageBudget(app.outputLimitBytes),

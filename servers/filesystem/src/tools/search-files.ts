@@ -54,7 +54,7 @@ export const searchFiles = defineTool({
       codec: app.cursors,
       list: cursorList('search_files', shape),
       cursor: args.cursor,
-      pageSize: app.pageSize,
+      pageSize: app.resultPageSize,
       signal: call.signal,
       isPosition: isWalkPosition,
       budgetBytes: pageBudget(app.outputLimitBytes),
