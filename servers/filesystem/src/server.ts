@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type App, type AppOptions, createApp, registerTool } from '@mcpkit/core/server';
 import { fileWatchProvider } from '@mcpkit/core/subscriptions';
@@ -90,18 +92,35 @@ export function createFilesystemApp(options: FilesystemOptions): App {
     options,
   );
   attachSettings(app, settings);
-  // A subscribed file:// URI is watched while someone listens; only paths inside the ceiling.
+  // A subscribed file:// URI is watched while someone listens; only paths inside the ceiling, judged
+  // (like every tool path) by where they really are: a link on the way must not put a file outside
+  // the roots, or a secret behind an innocent name, under watch.
   app.hub.addWatchProvider(
     fileWatchProvider({
       toPath: (uri) => {
         const path = uriToPath(uri);
-        if (path === undefined || !options.roots.contains(path)) return undefined;
-        return settings.allowSensitive || !isSensitive(path) ? path : undefined;
+        const real = path === undefined ? undefined : realPathForWatch(path);
+        if (real === undefined || !options.roots.contains(real)) return undefined;
+        return settings.allowSensitive || !isSensitive(real) ? real : undefined;
       },
       log: app.log,
     }),
   );
   return app;
+}
+
+// The real path of a file to watch, or of its directory plus its name when it does not exist yet;
+// `undefined` when neither resolves.
+function realPathForWatch(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return undefined;
+    }
+  }
 }
 
 /** The `file://` URI of a path, as resources name it. */

@@ -154,6 +154,9 @@ export class RootSet {
     const target = await existingUnicodeForm(anchor, p.relative(anchor, absolute), p);
 
     const located = await locate(target, p);
+    // A failure past a link that leads out must read like any other such refusal: "not a
+    // directory" or "permission denied" would tell what exists outside the roots.
+    if (!('real' in located) && !(await this.#failsInside(target, p))) throw symlinkOutsideError(input);
     switch (located.kind) {
       case 'not-directory':
         throw notDirectoryError(input);
@@ -203,6 +206,17 @@ export class RootSet {
       }
     }
     return new RootSet(buildEntries(kept, PLATFORM), this.#home);
+  }
+
+  // True when the deepest ancestor of `target` that still resolves lies inside the set.
+  async #failsInside(target: string, p: ReturnType<typeof pathFor>): Promise<boolean> {
+    for (let current = p.dirname(target); ; current = p.dirname(current)) {
+      try {
+        return this.contains(await realpath(current)) !== undefined;
+      } catch {
+        if (p.dirname(current) === current) return false;
+      }
+    }
   }
 
   // The root or alias that lexically holds `absolute`, as the directory to resolve from.

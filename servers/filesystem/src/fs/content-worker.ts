@@ -7,7 +7,7 @@
  * This file imports nothing but Node built-ins: it runs as compiled JavaScript beside
  * content-search.js (see `contentWorkerUrl` there).
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import { sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -60,7 +60,7 @@ export interface FileResult {
 export const BINARY_SNIFF_BYTES = 8 * 1024;
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-const HAS_PROC_FD = process.platform === 'linux';
+const HAS_PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** Returns where `line` matches, or -1. */
 export type LineTest = (line: string) => number;
@@ -115,14 +115,18 @@ export function searchText(
   return hits;
 }
 
-/** True when the opened file really lies under `root` (a path swapped for a link after the walk does not). */
-function openedInside(fd: number, root: string): boolean {
+/**
+ * True when the opened file is the very file the walk listed at `path` under `root`. A directory on
+ * the way swapped for a link after the walk fails this, whether the link leads outside the roots or
+ * to a directory inside them that the walk left out (`.ssh`, an excluded folder). Fails closed.
+ */
+function openedAt(fd: number, path: string, root: string): boolean {
   if (!HAS_PROC_FD) return true;
   try {
     const real = readlinkSync(`/proc/self/fd/${fd}`);
-    return real.startsWith(root.endsWith(sep) ? root : root + sep);
+    return real === path && real.startsWith(root.endsWith(sep) ? root : root + sep);
   } catch {
-    return true;
+    return false;
   }
 }
 
@@ -136,7 +140,7 @@ export function searchFile(job: FileJob, test: LineTest, config: WorkerConfig): 
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile() || !openedInside(fd, config.root))
+    if (!info.isFile() || !openedAt(fd, job.path, config.root))
       return { id: job.id, hits: [], skipped: 'unreadable' };
     if (info.size > config.maxFileBytes) return { id: job.id, hits: [], skipped: 'large' };
     // One byte more than the cap: a file that grew since fstat is caught, not read without end.

@@ -1,7 +1,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { type FileHandle, open, readdir } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { GitignoreRules } from './gitignore-rules.js';
 
 /** A .gitignore bigger than this is not a real one; it is skipped rather than parsed. */
 const MAX_GITIGNORE_BYTES = 256 * 1024;
@@ -10,7 +10,7 @@ const MAX_GITIGNORE_BYTES = 256 * 1024;
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 interface Layer {
-  rules: Ignore;
+  rules: GitignoreRules;
   /** Added in front of a walk-relative path to make it relative to this file's directory. */
   prefix: string;
   /** Characters cut from the front of a walk-relative path for the same purpose. */
@@ -81,13 +81,13 @@ export class GitignoreStack {
   }
 }
 
-async function readRules(path: string): Promise<Ignore | undefined> {
+async function readRules(path: string): Promise<GitignoreRules | undefined> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, READ_FLAGS);
     const info = await handle.stat();
     if (!info.isFile() || info.size > MAX_GITIGNORE_BYTES) return undefined;
-    return ignore({ allowRelativePaths: true }).add(await handle.readFile('utf8'));
+    return new GitignoreRules(await handle.readFile('utf8'));
   } catch {
     // Unreadable or vanished: walk on as if it were not there.
     return undefined;

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { compileGlobTest, hasGlobSyntax } from './glob-match.js';
 
 /** Tests an entry of a walk: its path from the search root (`/`-separated), its name, its kind. */
 export type EntryMatcher = (relative: string, name: string, isDirectory: boolean) => boolean;
@@ -10,8 +10,9 @@ const NOCASE = process.platform === 'win32';
  * Compiles one glob, once per call, under these rules (the same for `pattern`, `include` and
  * `excludePatterns`):
  *
- * - Globs are picomatch globs (`*`, `?`, `**`, `[abc]`, `{a,b}`), with `dot: true`: `*` matches
- *   names that start with a dot too.
+ * - Globs have `*`, `?`, `**`, `[abc]` and `{a,b}` (see `glob-match.ts`); `*` matches names that
+ *   start with a dot too. A leading `!` negates the pattern. Matching never uses a regex, so no
+ *   pattern can make it backtrack for minutes on a long name or a deep path.
  * - A pattern without `/` is matched against the entry's name, at any depth: `*.ts` finds every
  *   `.ts` file (as `**\/*.ts` does), `node_modules` excludes every directory of that name.
  * - A pattern with `/` is matched against the whole path from the search root: `src/*.ts` finds
@@ -33,6 +34,9 @@ const NOCASE = process.platform === 'win32';
  */
 export function compileGlob(pattern: string, options: { substring?: boolean } = {}): EntryMatcher {
   let body = pattern;
+  // `!x` (not an escaped `\!`): everything `x` does not match, as picomatch reads it.
+  const negated = body.length > 1 && body.startsWith('!');
+  if (negated) body = body.slice(1);
   const directoriesOnly = body.length > 1 && body.endsWith('/');
   if (directoriesOnly) body = body.replace(/\/+$/, '');
   let anchored = false;
@@ -44,14 +48,15 @@ export function compileGlob(pattern: string, options: { substring?: boolean } = 
     anchored = true;
   }
   // Nothing left to match ("/" alone): it names the root itself, which is never an entry.
-  if (body === '') return () => false;
+  if (body === '') return () => negated;
   const onName = !anchored && !body.includes('/');
   let test: (text: string) => boolean;
-  if (options.substring && onName && !picomatch.scan(body).isGlob) {
+  if (options.substring && onName && !negated && !hasGlobSyntax(body)) {
     const needle = body.toLowerCase();
     test = (name) => name.toLowerCase().includes(needle);
   } else {
-    test = picomatch(body, { dot: true, nocase: NOCASE });
+    const glob = compileGlobTest(body, { nocase: NOCASE });
+    test = negated ? (text) => !glob(text) : glob;
   }
   if (onName) return (_relative, name, isDirectory) => (!directoriesOnly || isDirectory) && test(name);
   return (relative, _name, isDirectory) => (!directoriesOnly || isDirectory) && test(relative);

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { isUserError, UserError } from '@mcpkit/core/errors';
 import { atomicWrite } from './atomic-write.js';
 import type { PatchAction } from './patch.js';
+import { withParentDir } from './pinned.js';
 import { assertUnchanged } from './text-snapshot.js';
 
 /** One file a validated patch will write or delete. */
@@ -62,8 +63,9 @@ export async function commitChanges(changes: readonly PlannedChange[]): Promise<
   const done: string[] = [];
   for (const change of changes) {
     try {
-      if (change.text === undefined) await unlink(change.real);
-      else await atomicWrite(change.real, change.text);
+      if (change.text === undefined)
+        await withParentDir(change.real, change.display, (dir, name) => unlink(dir.entry(name)));
+      else await atomicWrite(change.real, change.text, { display: change.display });
       done.push(change.display);
     } catch (error) {
       const reason = isUserError(error) ? error.message : `error ${codeOf(error) ?? 'unknown'}`;

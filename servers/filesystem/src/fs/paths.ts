@@ -1,5 +1,6 @@
+import { relative } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
-import type { ResolvedPath, ResolveMode, RootSet } from '@mcpkit/core/roots';
+import { type ResolvedPath, type ResolveMode, type RootSet, sanitizeForMessage } from '@mcpkit/core/roots';
 import { isSensitive } from './sensitive.js';
 
 /** Server-wide path policy beyond the roots: set once from the command line. */
@@ -31,4 +32,24 @@ export async function resolvePath(
     );
   }
   return resolved;
+}
+
+/**
+ * How a confirmation question names what it is about: the caller's own words, plus the real target
+ * unless those words are already its plain path (absolute, or relative to the first root). The
+ * user must agree to what will change, not to the name a model chose: `Overwrite "notes.txt"?` for
+ * a link to `src/main.ts`, or `Delete "build/out/../../src"?`, would get consent for one thing and
+ * change another. The words are escaped, so a bidi control cannot make them read differently.
+ *
+ * @example
+ * ```ts
+ * confirm(call.flow, { message: `Overwrite ${askName(roots, args.path, target)}?` });
+ * // 'Overwrite "notes.txt" (that is "app/src/main.ts")?'
+ * ```
+ */
+export function askName(roots: RootSet, input: string, target: { real: string; display: string }): string {
+  const quoted = `"${sanitizeForMessage(input)}"`;
+  const first = roots.roots[0];
+  const plain = input === target.real || (first !== undefined && input === relative(first.path, target.real));
+  return plain ? quoted : `${quoted} (that is "${target.display}")`;
 }

@@ -1,13 +1,16 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { UserError } from '@mcpkit/core/errors';
+import { assertOpenedAt } from './pinned.js';
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Opens a file for reading without following a symlink planted after the path was checked, and
  * refuses anything but a regular file (a FIFO would hang the read, a device would never end).
- * `display` is the safe name to put in an error.
+ * O_NOFOLLOW guards only the last name, so on Linux the opened descriptor's real path is then
+ * compared with `real`: a directory on the way swapped for a link since the check makes it refuse
+ * instead of reading a file outside the roots. `display` is the safe name to put in an error.
  */
 export async function openRegularFile(
   real: string,
@@ -24,6 +27,15 @@ export async function openRegularFile(
       throw new UserError(`"${display}" is a directory; use list_directory to see inside it.`);
     if (code === 'EACCES' || code === 'EPERM')
       throw new UserError(`"${display}" cannot be read: permission denied.`);
+    // A socket cannot be opened at all; it is no more a regular file than a pipe is.
+    if (code === 'ENXIO' || code === 'EOPNOTSUPP')
+      throw new UserError(`"${display}" is not a regular file (a socket or device), so it is not read.`);
+    throw error;
+  }
+  try {
+    await assertOpenedAt(handle.fd, real, display);
+  } catch (error) {
+    await handle.close();
     throw error;
   }
   const info = await handle.stat();

@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { cp, open, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { throwIfAborted } from '@mcpkit/core/progress';
+import { KEPT_MODE_BITS } from './atomic-write.js';
+import { assertSameEntry, type PinnedDir, withParentDir } from './pinned.js';
+import { removeTree } from './remove-tree.js';
 import { openRegularFile } from './safe-open.js';
 
 const CHUNK = 256 * 1024;
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
-/** A random sibling name for a temporary entry: unpredictable, so nothing can be planted there first. */
-export function tempSibling(real: string): string {
-  return join(dirname(real), `.${basename(real)}.${randomBytes(8).toString('hex')}.tmp`);
+/** A random name for a temporary sibling of `name`: unpredictable, so nothing can be planted there first. */
+function tempName(name: string): string {
+  return `.${name}.${randomBytes(8).toString('hex')}.tmp`;
 }
 
 /** Options of {@link copyFileAtomic}. */
@@ -18,13 +21,16 @@ export interface CopyOptions {
   /** Mode of the copy; default the source's permission bits (without setuid/setgid, as `cp` does). */
   mode?: number;
   signal?: AbortSignal;
+  /** Safe name of the target for errors; default its base name. */
+  display?: string;
 }
 
 /**
  * Copies a regular file the way `atomicWrite` writes one: the source is opened without following
- * links, streamed into a temporary file with a random name created with O_EXCL beside the target,
- * synced, then renamed over the target. A symlink planted at the target is replaced, never
- * followed, and a reader never sees half a copy. Returns the bytes copied.
+ * links (and confirmed to be the checked file), streamed into a temporary file with a random name
+ * created with O_EXCL beside the target in its pinned directory, synced, then renamed over the
+ * target. A symlink planted at the target is replaced, never followed, and a reader never sees half
+ * a copy. Returns the bytes copied.
  *
  * @example
  * ```ts
@@ -36,10 +42,21 @@ export async function copyFileAtomic(
   target: string,
   options: CopyOptions = {},
 ): Promise<number> {
+  return withParentDir(target, options.display ?? basename(target), (dir, name) =>
+    copyInto(source, dir, name, options),
+  );
+}
+
+async function copyInto(
+  source: { real: string; display: string },
+  dir: PinnedDir,
+  name: string,
+  options: CopyOptions,
+): Promise<number> {
   const { handle: input } = await openRegularFile(source.real, source.display);
   try {
-    const mode = options.mode ?? (await input.stat()).mode & 0o777;
-    const temp = tempSibling(target);
+    const mode = (options.mode ?? (await input.stat()).mode) & KEPT_MODE_BITS;
+    const temp = dir.entry(tempName(name));
     const output = await open(temp, CREATE_FLAGS, mode);
     let copied = 0;
     try {
@@ -58,7 +75,7 @@ export async function copyFileAtomic(
         await output.close();
       }
       throwIfAborted(options.signal);
-      await rename(temp, target);
+      await rename(temp, dir.entry(name));
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
@@ -73,25 +90,44 @@ export async function copyFileAtomic(
  * Moves a directory entry (a file, a directory, or a symbolic link itself) by renaming it, and when
  * the two places are on different file systems (EXDEV) by copying it next to the target under a
  * temporary name, renaming that into place, then removing the source. Links inside a moved tree are
- * copied as links, never followed.
+ * copied as links, never followed. Both directories are pinned first, so neither can be swapped for
+ * a link to somewhere else between the check and the move.
  */
 export async function moveEntry(
   source: { real: string; display: string; stats: Stats },
-  target: string,
+  target: { real: string; display: string },
   signal?: AbortSignal,
 ): Promise<void> {
+  await withParentDir(source.real, source.display, (from, sourceName) =>
+    withParentDir(target.real, target.display, (to, targetName) =>
+      moveBetween(source, from, sourceName, to, targetName, signal),
+    ),
+  );
+}
+
+async function moveBetween(
+  source: { real: string; display: string; stats: Stats },
+  from: PinnedDir,
+  sourceName: string,
+  to: PinnedDir,
+  targetName: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const sourcePath = from.entry(sourceName);
+  await assertSameEntry(sourcePath, source.stats, source.display);
   try {
-    await rename(source.real, target);
+    await rename(sourcePath, to.entry(targetName));
     return;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
   }
-  const temp = tempSibling(target);
+  const tempBase = tempName(targetName);
+  const temp = to.entry(tempBase);
   try {
     if (source.stats.isSymbolicLink()) {
-      await symlink(await readlink(source.real), temp);
+      await symlink(await readlink(sourcePath), temp);
     } else if (source.stats.isDirectory()) {
-      await cp(source.real, temp, {
+      await cp(sourcePath, temp, {
         recursive: true,
         errorOnExist: true,
         force: false,
@@ -99,14 +135,14 @@ export async function moveEntry(
         preserveTimestamps: true,
       });
     } else {
-      await copyFileAtomic(source, temp, { mode: source.stats.mode & 0o7777, ...(signal ? { signal } : {}) });
+      await copyInto(source, to, tempBase, { mode: source.stats.mode, ...(signal ? { signal } : {}) });
     }
     throwIfAborted(signal);
-    await rename(temp, target);
+    await rename(temp, to.entry(targetName));
   } catch (error) {
-    await rm(temp, { recursive: true, force: true });
+    await removeTree(to, tempBase, { force: true });
     throw error;
   }
-  if (source.stats.isDirectory()) await rm(source.real, { recursive: true });
-  else await unlink(source.real);
+  if (source.stats.isDirectory()) await removeTree(from, sourceName, { signal });
+  else await unlink(sourcePath);
 }

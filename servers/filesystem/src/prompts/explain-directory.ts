@@ -1,11 +1,14 @@
-import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { completer } from '@mcpkit/core/completion';
 import { UserError } from '@mcpkit/core/errors';
 import { getPrompt, type Scope } from '@mcpkit/core/server';
 import { completable } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { settingsOf } from '../context.js';
+import { escapeName } from '../fs/display.js';
 import { resolvePath } from '../fs/paths.js';
+import { isSensitive } from '../fs/sensitive.js';
+import { listDirectory } from '../fs/walk.js';
 import { completePath } from '../resources/complete-path.js';
 
 const MAX_ENTRIES = 500;
@@ -33,14 +36,18 @@ export function registerExplainDirectory(scope: Scope): void {
       getPrompt(scope, 'explain_directory', args, ctx, async (flow) => {
         if (!scope.roots) throw new Error('explain_directory needs directories');
         const target = await resolvePath(await scope.roots.forCall(flow), settings, args.path);
-        const entries = await readdir(target.real, { withFileTypes: true }).catch(() => {
+        const entries = await listDirectory(target.real).catch(() => {
           throw new UserError(`"${target.display}" is not a directory that can be listed.`);
         });
-        const lines = entries
+        // As in list_directory: secrets are left out, and names are escaped so none can forge a line.
+        const shown = entries.filter(
+          (e) => settings.allowSensitive || !isSensitive(join(target.real, e.name)),
+        );
+        const lines = shown
           .slice(0, MAX_ENTRIES)
-          .map((e) => `${e.isDirectory() ? '[DIR] ' : '[FILE]'} ${e.name}`)
+          .map((e) => `${e.isDirectory() ? '[DIR] ' : '[FILE]'} ${escapeName(e.name)}`)
           .sort();
-        if (entries.length > MAX_ENTRIES) lines.push(`… and ${entries.length - MAX_ENTRIES} more entries`);
+        if (shown.length > MAX_ENTRIES) lines.push(`… and ${shown.length - MAX_ENTRIES} more entries`);
         return {
           description: `Explain ${target.display}`,
           messages: [

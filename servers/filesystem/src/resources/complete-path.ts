@@ -1,7 +1,7 @@
-import { readdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { RootSet } from '@mcpkit/core/roots';
 import { isSensitive } from '../fs/sensitive.js';
+import { listDirectory } from '../fs/walk.js';
 
 /**
  * Candidates for a path being typed: the allowed directories when nothing is typed yet, otherwise
@@ -24,7 +24,7 @@ export async function completePath(
     return [];
   }
   const base = dir.endsWith(sep) || dir.endsWith('/') ? dir : dir + sep;
-  const entries = await readdir(real, { withFileTypes: true }).catch(() => []);
+  const entries = await listDirectory(real).catch(() => []);
   return entries
     .filter((e) => !options.directoriesOnly || e.isDirectory())
     .filter((e) => options.allowSensitive || !isSensitive(join(real, e.name)))

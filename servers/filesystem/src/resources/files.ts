@@ -1,4 +1,3 @@
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { completer } from '@mcpkit/core/completion';
@@ -9,6 +8,7 @@ import { settingsOf } from '../context.js';
 import { resolvePath } from '../fs/paths.js';
 import { openRegularFile } from '../fs/safe-open.js';
 import { isSensitive } from '../fs/sensitive.js';
+import { listDirectory } from '../fs/walk.js';
 import { completePath } from './complete-path.js';
 import { contentTypeOf, isTextType } from './content-type.js';
 
@@ -48,7 +48,7 @@ export function registerFileResources(scope: Scope): void {
         const roots = await current();
         const resources = [];
         for (const root of roots.roots) {
-          const entries = await readdir(root.path, { withFileTypes: true }).catch(() => []);
+          const entries = await listDirectory(root.path).catch(() => []);
           for (const e of entries) {
             const path = join(root.path, e.name);
             if (!e.isFile() || (!settings.allowSensitive && isSensitive(path))) continue;

@@ -48,7 +48,10 @@ async function resolveTargets(
   const byReal = new Map<string, string>();
   for (const { path } of sections) {
     if (targets.has(path)) continue;
-    const input = isAbsolute(path) ? path : relative(first, resolve(base, path)) || '.';
+    // `./` keeps a relative name relative: without it, a name starting with `~` or `file:` would be
+    // read as the home directory or a URI, and the patch would change a different file than it names.
+    const rel = relative(first, resolve(base, path));
+    const input = isAbsolute(path) ? path : isAbsolute(rel) ? rel : `./${rel}`;
     let resolved: ResolvedPath;
     try {
       resolved = await resolveArg(call, input, 'write');

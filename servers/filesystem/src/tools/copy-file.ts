@@ -4,6 +4,7 @@ import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
 import { resolveArg } from '../context.js';
 import { lstatIfAny, requireParent } from '../fs/existing.js';
+import { askName } from '../fs/paths.js';
 import { copyFileAtomic } from '../fs/transfer.js';
 
 /**
@@ -57,14 +58,16 @@ export const copyFile = defineTool({
       throw new UserError(`"${target.display}" already exists; pass overwrite: true to replace it.`);
     }
     if (!existing) await requireParent(target.real, target.display);
-    const question = `Replace "${args.destination}" with a copy of "${args.source}"?`;
+    const roots = await call.roots();
+    const question = `Replace ${askName(roots, args.destination, target)} with a copy of ${askName(roots, args.source, source)}?`;
     if (existing && !confirm(call.flow, { message: question, explicit: args.confirm })) {
       return { text: `"${args.destination}" was left unchanged: the user declined to replace it.` };
     }
     const bytes = await copyFileAtomic(source, target.real, {
       // A replaced file keeps its own mode, as with write_file.
-      ...(existing ? { mode: existing.mode & 0o7777 } : {}),
+      ...(existing ? { mode: existing.mode } : {}),
       signal: call.signal,
+      display: target.display,
     });
     return {
       text: `Copied ${source.real} to ${target.real} (${bytes} bytes; ${existing ? 'replaced the existing file' : 'new file'}).`,

@@ -1,9 +1,50 @@
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
+import type { ResolvedPath } from '@mcpkit/core/roots';
 import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
 import { resolveArg } from '../context.js';
 import { lstatIfAny } from '../fs/existing.js';
+import { changedError, PinnedDir } from '../fs/pinned.js';
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Creates the missing directories of `target` (`mkdir -p`) one name at a time, each inside the
+ * descriptor of the one before (the deepest existing one is pinned first), so a directory on the way
+ * that is swapped for a link meanwhile makes it fail instead of creating directories outside.
+ */
+async function makeDirectories(target: ResolvedPath): Promise<void> {
+  let base = dirname(target.real);
+  const missing = [basename(target.real)];
+  for (;;) {
+    const stats = await lstat(base).catch(() => undefined);
+    if (stats?.isDirectory()) break;
+    // Only the part of the path below the root can be missing; anything else changed meanwhile.
+    if (base === target.root.path || dirname(base) === base) throw changedError(target.display);
+    missing.unshift(basename(base));
+    base = dirname(base);
+  }
+  let dir = await PinnedDir.open(base, target.display);
+  try {
+    for (const name of missing) {
+      try {
+        await mkdir(dir.entry(name));
+      } catch (error) {
+        if (codeOf(error) !== 'EEXIST') throw error;
+      }
+      const next = await dir.child(name);
+      await dir.close();
+      dir = next;
+    }
+  } finally {
+    await dir.close();
+  }
+}
 
 /** Creates a directory and any missing parents (`mkdir -p`); an existing directory is success. */
 export const createDirectory = defineTool({
@@ -20,11 +61,11 @@ export const createDirectory = defineTool({
     if (existing?.isDirectory()) return { text: `Directory ${target.real} already exists.` };
     if (existing) throw new UserError(`"${target.display}" already exists and is not a directory.`);
     try {
-      await mkdir(target.real, { recursive: true });
+      await makeDirectories(target);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // Lost a race with something that put a file on the way since the path was resolved.
-      if (code === 'EEXIST' || code === 'ENOTDIR')
+      const code = codeOf(error);
+      // Lost a race with something that put a file (or a link) on the way since the path was resolved.
+      if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'ELOOP')
         throw new UserError(
           `"${target.display}" cannot be created: a part of it is a file, not a directory.`,
         );

@@ -1,4 +1,4 @@
-import { rm, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { confirm } from '@mcpkit/core/elicitation';
 import { UserError } from '@mcpkit/core/errors';
 import { defineTool } from '@mcpkit/core/server';
@@ -6,6 +6,9 @@ import * as z from 'zod';
 import { settingsOf } from '../context.js';
 import { countEntries } from '../fs/count-entries.js';
 import { resolveEntry } from '../fs/entry.js';
+import { askName } from '../fs/paths.js';
+import { assertSameEntry, PinnedDir, withParentDir } from '../fs/pinned.js';
+import { removeTree } from '../fs/remove-tree.js';
 
 // Counting a bigger tree would keep the user waiting for the question; past this it says "more than".
 const COUNT_CAP = 100_000;
@@ -18,7 +21,9 @@ function entriesPhrase(count: number): string {
 /**
  * Deletes a file, a symbolic link (the link, never its target) or, with `recursive: true`, a
  * directory and everything in it. Always asks the user first; for a directory the question says
- * how many entries will go.
+ * how many entries will go. The parent directory is pinned and the entry confirmed to be the one
+ * checked, and a tree is removed without ever following a link (see `remove-tree.ts`), so a
+ * directory swapped for a link meanwhile cannot turn the delete against something outside.
  */
 export const deleteFile = defineTool({
   name: 'delete_file',
@@ -37,29 +42,44 @@ export const deleteFile = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(args, call) {
-    const entry = await resolveEntry(await call.roots(), settingsOf(call.scope), args.path, 'deleted');
+    const roots = await call.roots();
+    const entry = await resolveEntry(roots, settingsOf(call.scope), args.path, 'deleted');
+    const name = askName(roots, args.path, entry);
     if (entry.stats.isDirectory()) {
       if (args.recursive !== true) {
         throw new UserError(
           `"${entry.display}" is a directory; pass recursive: true to delete it with everything in it.`,
         );
       }
-      const what = entriesPhrase(await countEntries(entry.real, COUNT_CAP, call.signal));
-      const question = `Delete the directory "${args.path}" and the ${what} in it?`;
+      const pinned = await PinnedDir.open(entry.real, entry.display);
+      let count: number;
+      try {
+        count = await countEntries(pinned.path, COUNT_CAP, call.signal);
+      } finally {
+        await pinned.close();
+      }
+      const what = entriesPhrase(count);
+      const question = `Delete the directory ${name} and the ${what} in it?`;
       if (!confirm(call.flow, { message: question, explicit: args.confirm })) {
         return { text: `Nothing was deleted: the user declined to delete "${args.path}".` };
       }
-      await rm(entry.real, { recursive: true });
+      await withParentDir(entry.real, entry.display, async (dir, base) => {
+        await assertSameEntry(dir.entry(base), entry.stats, entry.display);
+        await removeTree(dir, base, { signal: call.signal });
+      });
       return { text: `Deleted the directory ${entry.real} and the ${what} in it.` };
     }
     const link = entry.stats.isSymbolicLink();
     const question = link
-      ? `Delete the symbolic link "${args.path}"? What it points to is kept.`
-      : `Delete "${args.path}"?`;
+      ? `Delete the symbolic link ${name}? What it points to is kept.`
+      : `Delete ${name}?`;
     if (!confirm(call.flow, { message: question, explicit: args.confirm })) {
       return { text: `Nothing was deleted: the user declined to delete "${args.path}".` };
     }
-    await unlink(entry.real);
+    await withParentDir(entry.real, entry.display, async (dir, base) => {
+      await assertSameEntry(dir.entry(base), entry.stats, entry.display);
+      await unlink(dir.entry(base));
+    });
     return { text: `Deleted ${link ? 'the symbolic link ' : ''}${entry.real}.` };
   },
 });

@@ -104,7 +104,7 @@ export const editFile = defineTool({
     }
     call.signal.throwIfAborted();
     await assertUnchanged(target.real, target.display, before.digest);
-    await atomicWrite(target.real, text);
+    await atomicWrite(target.real, text, { display: target.display });
     return { text: `${summarize(target.display, applied)}\n${view}`, structured };
   },
 });

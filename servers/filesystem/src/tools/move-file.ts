@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { resolveArg, settingsOf } from '../context.js';
 import { resolveEntry } from '../fs/entry.js';
 import { lstatIfAny, requireParent } from '../fs/existing.js';
+import { askName } from '../fs/paths.js';
 import { moveEntry } from '../fs/transfer.js';
 
 function isInside(dir: string, path: string): boolean {
@@ -36,7 +37,8 @@ export const moveFile = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(args, call) {
-    const source = await resolveEntry(await call.roots(), settingsOf(call.scope), args.source, 'moved');
+    const roots = await call.roots();
+    const source = await resolveEntry(roots, settingsOf(call.scope), args.source, 'moved');
     const target = await resolveArg(call, args.destination, 'write');
     if (target.real === source.real) {
       throw new UserError(`"${source.display}" and "${target.display}" are the same path; nothing to move.`);
@@ -57,11 +59,11 @@ export const moveFile = defineTool({
       throw new UserError(`"${target.display}" is a file; a directory cannot replace a file.`);
     }
     if (!existing) await requireParent(target.real, target.display);
-    const question = `Replace "${args.destination}" with "${args.source}" (moved)?`;
+    const question = `Replace ${askName(roots, args.destination, target)} with ${askName(roots, args.source, source)} (moved)?`;
     if (existing && !confirm(call.flow, { message: question, explicit: args.confirm })) {
       return { text: `Nothing was moved: the user declined to replace "${args.destination}".` };
     }
-    await moveEntry(source, target.real, call.signal);
+    await moveEntry(source, target, call.signal);
     return { text: `Moved ${source.real} to ${target.real}.` };
   },
 });

@@ -1,6 +1,7 @@
 import { isUserError } from '@mcpkit/core/errors';
 import { OutputBudget, utf8ByteLength } from '@mcpkit/core/limits';
 import { CancelledError, checkpoint } from '@mcpkit/core/progress';
+import { sanitizeForMessage } from '@mcpkit/core/roots';
 import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
 import { settingsOf } from '../context.js';
@@ -74,8 +75,9 @@ export const readMultipleFiles = defineTool({
         // The details stay in the process log: they can name host paths the client must not see.
         if (!isUserError(error))
           call.scope.app.log.error(`read_multiple_files: ${error.stack ?? error.message}`);
-        // Quoted: the input is echoed exactly as sent, and nothing else reads as part of it.
-        sections.push(budget.take(`${separator}"${input}": Error - ${reason}\n`).text);
+        // Quoted and escaped: a newline (or a bidi control) in the input must not forge a section
+        // that looks like another file's content.
+        sections.push(budget.take(`${separator}"${sanitizeForMessage(input)}": Error - ${reason}\n`).text);
       }
       call.progress.report(i + 1, { total: paths.length, message: `read ${i + 1} of ${paths.length}` });
     }

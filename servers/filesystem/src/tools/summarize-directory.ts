@@ -1,4 +1,3 @@
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RootSet } from '@mcpkit/core/roots';
 import { loopTool, runToolLoop, SamplingUnavailableError } from '@mcpkit/core/sampling';
@@ -7,13 +6,14 @@ import * as z from 'zod';
 import { resolveArg, settingsOf } from '../context.js';
 import { type PathPolicy, resolvePath } from '../fs/paths.js';
 import { isSensitive } from '../fs/sensitive.js';
+import { listDirectory } from '../fs/walk.js';
 import { readTextBounded } from '../prompts/read-bounded.js';
 
 const LOOP_READ_BYTES = 16 * 1024;
 const LOOP_LIST_ENTRIES = 300;
 
 async function listing(real: string, policy: PathPolicy): Promise<string[]> {
-  const entries = await readdir(real, { withFileTypes: true });
+  const entries = await listDirectory(real);
   return entries
     .filter((e) => policy.allowSensitive || !isSensitive(join(real, e.name)))
     .map((e) => `${e.isDirectory() ? '[DIR] ' : e.isSymbolicLink() ? '[LINK]' : '[FILE]'} ${e.name}`)

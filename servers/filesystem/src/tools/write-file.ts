@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { resolveArg } from '../context.js';
 import { atomicWrite } from '../fs/atomic-write.js';
 import { lstatIfAny, requireParent } from '../fs/existing.js';
+import { askName } from '../fs/paths.js';
 
 /**
  * Creates or replaces a file atomically. Replacing asks first. The write goes to the resolved real
@@ -39,10 +40,11 @@ export const writeFile = defineTool({
       );
     }
     if (!existing) await requireParent(target.real, target.display);
-    if (existing && !confirm(call.flow, { message: `Overwrite "${args.path}"?`, explicit: args.confirm })) {
+    const message = `Overwrite ${askName(await call.roots(), args.path, target)}?`;
+    if (existing && !confirm(call.flow, { message, explicit: args.confirm })) {
       return { text: `"${args.path}" was left unchanged: the user declined to overwrite it.` };
     }
-    await atomicWrite(target.real, args.content, { signal: call.signal });
+    await atomicWrite(target.real, args.content, { signal: call.signal, display: target.display });
     const bytes = Buffer.byteLength(args.content, 'utf8');
     return { text: `${existing ? 'Replaced' : 'Created'} ${target.real} (${bytes} bytes written).` };
   },
