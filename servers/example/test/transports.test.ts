@@ -1,38 +1,24 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect, scriptedModel, type TestSession, type TestTransport } from '@mcpkit/core/testing';
+import {
+  connect,
+  scriptedModel,
+  startHttpBin as startBin,
+  type TestSession,
+  type TestTransport,
+} from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesFixture, textOf } from './fixtures.js';
 
 const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
-/** Starts the built bin over HTTP on a free port and resolves with its URL (printed on stderr). */
+/** Starts the built bin over HTTP on a free port. */
 export function startHttpBin(dir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, '--transport', 'http', '--port', '0', dir], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${err}`)));
-  });
-  return { child, url };
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
+  const server = startBin(BIN, [dir], { env: { ...process.env, MCPKIT_TOKEN: '', ...env } });
+  return { url: server.then((s) => s.url), stop: () => server.then((s) => s.stop()) };
 }
 
 describe('example server as a real process', () => {
@@ -45,7 +31,7 @@ describe('example server as a real process', () => {
     url = await http.url;
   });
   afterAll(async () => {
-    expect(await stop(http.child)).toBe(0);
+    expect(await http.stop()).toBe(0);
     await fx.cleanup();
   });
 
@@ -166,7 +152,7 @@ describe('scale-out: one 2026 call whose rounds land on different processes', ()
       await session.close();
     } finally {
       await balancer.close();
-      await Promise.all([stop(a.child), stop(b.child)]);
+      await Promise.all([a.stop(), b.stop()]);
       await fx.cleanup();
     }
   });
@@ -192,7 +178,7 @@ describe('scale-out: one 2026 call whose rounds land on different processes', ()
       await plain.close();
     } finally {
       await balancer.close();
-      await Promise.all([stop(a.child), stop(b.child)]);
+      await Promise.all([a.stop(), b.stop()]);
       await fx.cleanup();
     }
   });

@@ -1,49 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect, type TestTransport } from '@mcpkit/core/testing';
+import { connect, type HttpBin, startHttpBin, type TestTransport } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leakedPaths, textOf, treeHash, world } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
-function startHttp(dir: string) {
-  const child = spawn(process.execPath, [BIN, '--transport', 'http', '--port', '0', dir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
-  return { child, url };
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
-
 describe('mcpkit-filesystem as a real process', () => {
   let w: Awaited<ReturnType<typeof world>>;
-  let http: ReturnType<typeof startHttp>;
+  let http: HttpBin;
   let url: string;
   beforeAll(async () => {
     w = await world();
     await writeFile(join(w.allowed, 'hello.txt'), 'hello\nworld\n');
-    http = startHttp(w.allowed);
-    url = await http.url;
+    http = await startHttpBin(BIN, [w.allowed]);
+    url = http.url;
   });
   afterAll(async () => {
-    expect(await stop(http.child)).toBe(0);
+    expect(await http.stop()).toBe(0);
     await w.cleanup();
   });
 

@@ -1,50 +1,15 @@
 /** A server bin over Streamable HTTP as a real process on the user's Node. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { type HttpBin, startHttpBin } from '@mcpkit/core/testing';
 import { USER_NODE } from './runtimes.js';
 
-export interface RunningServer {
-  url: string;
-  child: ChildProcess;
-  stderr(): string;
-  /** SIGTERM; resolves with the exit code. */
-  stop(): Promise<number | null>;
-}
+/** A bin over HTTP: core's test-kit process handle. */
+export type RunningServer = HttpBin;
 
 /** Starts `bin` on a free loopback port (`--port 0`) and resolves once it prints its URL. */
 export function startHttp(bin: string, args: string[]): Promise<RunningServer> {
-  const child = spawn(USER_NODE, [bin, '--transport', 'http', '--port', '0', ...args], {
-    // A token in the runner's environment would make the suite's unauthenticated requests fail.
-    env: { ...process.env, MCPKIT_TOKEN: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${bin} did not start within 15 s: ${err}`));
-    }, 15_000);
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`${bin} exited with ${code} before listening: ${err}`));
-    };
-    child.once('exit', onExit);
-    child.stderr?.on('data', () => {
-      const url = /listening on (\S+)/.exec(err)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve({ url, child, stderr: () => err, stop });
-    });
-  });
+  // A token in the runner's environment would make the suite's unauthenticated requests fail.
+  return startHttpBin(bin, args, { node: USER_NODE, env: { ...process.env, MCPKIT_TOKEN: '' } });
 }
 
 /** Runs a command to completion and collects its output. */

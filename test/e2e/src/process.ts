@@ -1,54 +1,15 @@
 /** Server bins as real processes: start over HTTP, stop with SIGTERM, and look for leftovers. */
-import { type ChildProcess, spawn } from 'node:child_process';
+
 import { readdir, readFile } from 'node:fs/promises';
+import { type HttpBin, startHttpBin } from '@mcpkit/core/testing';
 import { USER_NODE } from './runtimes.js';
 
-export interface HttpServer {
-  url: string;
-  child: ChildProcess;
-  stderr(): string;
-  /** SIGTERM; resolves with the exit code (null if a signal ended it). */
-  stop(): Promise<number | null>;
-}
+/** A bin over HTTP: core's test-kit process handle. */
+export type HttpServer = HttpBin;
 
 /** Starts `bin` over Streamable HTTP on 127.0.0.1 and a free port; resolves with its URL. */
 export function startHttp(bin: string, args: string[]): Promise<HttpServer> {
-  const child = spawn(
-    USER_NODE,
-    [bin, '--transport', 'http', '--host', '127.0.0.1', '--port', '0', ...args],
-    {
-      env: { ...process.env, MCPKIT_TOKEN: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${bin} did not start within 15 s: ${err}`));
-    }, 15_000);
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`${bin} exited with ${code} before listening: ${err}`));
-    };
-    child.once('exit', onExit);
-    child.stderr?.on('data', () => {
-      const url = /listening on (\S+)/.exec(err)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve({ url, child, stderr: () => err, stop });
-    });
-  });
+  return startHttpBin(bin, args, { node: USER_NODE, env: { ...process.env, MCPKIT_TOKEN: '' } });
 }
 
 /**

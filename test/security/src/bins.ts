@@ -2,9 +2,11 @@
  * Runs a server bin over HTTP as a real process: `--transport http --port 0` prints
  * `listening on URL` on stderr, SIGTERM stops it with exit code 0.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { startHttpBin } from '@mcpkit/core/testing';
 import type { Endpoint } from './requests.js';
 import type { ServerUnderTest } from './servers.js';
 
@@ -52,38 +54,11 @@ export function startBin(
   token?: string,
   flags: string[] = [],
 ): Promise<RunningBin> {
-  const child = spawn(NODE, [server.bin, '--transport', 'http', '--port', '0', ...flags, ...args], {
+  return startHttpBin(server.bin, args, {
+    node: NODE,
     env: binEnv(token === undefined ? {} : { [TOKEN_ENV]: token }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${server.name} did not start listening within 15 s: ${err}`));
-    }, 15_000);
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`${server.name} exited with ${code} before listening: ${err}`));
-    };
-    child.once('exit', onExit);
-    child.stderr?.on('data', () => {
-      const url = /listening on (\S+)/.exec(err)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve({ child, url, port: Number(new URL(url).port), token, stderr: () => err, stop });
-    });
-  });
+    flags,
+  }).then((bin) => ({ ...bin, token }));
 }
 
 /** Runs the bin to completion with `args` and `env`, for command lines that must not start. */

@@ -1,4 +1,5 @@
 export { type ConnectOptions, connect, type TestSession, type TestTransport } from './connect.js';
+export { type HttpBin, type StartHttpBinOptions, startHttpBin, userNode } from './http-bin.js';
 export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';
 export { type Notification, NotificationLog } from './notifications.js';
