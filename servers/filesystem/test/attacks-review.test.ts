@@ -101,13 +101,19 @@ vi.mock('node:fs', async (importOriginal) => {
     spring('fs.open', args);
     return (real.open as (...a: unknown[]) => unknown)(...args);
   };
-  return { ...real, open, default: { ...real, open } };
+  // The walk opens directories with openSync (an O_PATH open does no I/O).
+  const openSync = (...args: unknown[]) => {
+    spring('fs.openSync', args);
+    return (real.openSync as (...a: unknown[]) => unknown)(...args);
+  };
+  return { ...real, open, openSync, default: { ...real, open, openSync } };
 });
 
 // The calls that use a checked path; lstat, stat and realpath (the checks themselves) are not.
 const USES = new Set([
   'open',
   'fs.open',
+  'fs.openSync',
   'opendir',
   'readdir',
   'rename',
@@ -1024,7 +1030,8 @@ const RACES: Race[] = [
     // The root's listing is the first use; the subdirectory's is the second.
     trap: {
       when: (name, args) =>
-        (name === 'readdir' || name === 'fs.open') && !String(args[0]).startsWith('/proc/'),
+        (name === 'readdir' || name === 'fs.open' || name === 'fs.openSync') &&
+        !String(args[0]).startsWith('/proc/'),
       skip: 1,
     },
   },
@@ -1034,7 +1041,8 @@ const RACES: Race[] = [
     args: () => ({ path: '.', pattern: '*' }),
     trap: {
       when: (name, args) =>
-        (name === 'readdir' || name === 'fs.open') && !String(args[0]).startsWith('/proc/'),
+        (name === 'readdir' || name === 'fs.open' || name === 'fs.openSync') &&
+        !String(args[0]).startsWith('/proc/'),
       skip: 1,
     },
   },

@@ -57,7 +57,7 @@ const COMMON: Record<string, ExtraOption> = {
   'read-only': { type: 'boolean', description: 'offer only tools that change nothing' },
   'page-size': {
     type: 'string',
-    description: 'items per page of lists and paged results (default 100)',
+    description: 'items per page of lists (default 100) and of paged tool results (default 10000)',
     valueName: 'n',
   },
   'output-limit': {

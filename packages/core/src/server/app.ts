@@ -47,8 +47,9 @@ export interface AppOptions {
   /** Items per page of the list methods (`tools/list`, `resources/list`, …). Default 100. */
   pageSize?: number;
   /**
-   * Items per page of a paged tool result (search hits, directory entries). Default 1000: such
-   * pages are also cut by the output budget, and every extra page is a round trip for the model.
+   * Items per page of a paged tool result (search hits, directory entries). Default 10 000: such
+   * pages are also cut by the output budget (1 MiB by default), so the item cap rarely binds, and
+   * every extra page is a round trip for the model.
    */
   resultPageSize?: number;
   /** Bytes of text one tool result or resource read may carry. */
@@ -137,7 +138,7 @@ export function createApp(definition: AppDefinition, options: AppOptions = {}): 
     version: definition.version,
     readOnly: options.readOnly ?? false,
     pageSize: options.pageSize ?? 100,
-    resultPageSize: options.resultPageSize ?? options.pageSize ?? 1000,
+    resultPageSize: options.resultPageSize ?? options.pageSize ?? 10_000,
     outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
     rootsCeiling: options.roots,
     log,
