@@ -184,21 +184,3 @@ export function expectToolError(result: CallToolResult, secret: string): void {
   expect(text).not.toContain(secret);
   expect(text).not.toMatch(/\n\s+at /);
 }
-
-/**
- * For a server that sends no log messages of its own: the era's way of asking for them is still
- * accepted (2025 `logging/setLevel`; 2026 a level in a request's `_meta`).
- */
-export async function expectLogLevelAccepted(
-  ctx: ScenarioContext,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<void> {
-  const { client } = ctx.session;
-  if (ctx.era === 'legacy') {
-    expect(await client.setLoggingLevel('debug')).toEqual({});
-    return;
-  }
-  const result = await client.callTool({ name, arguments: args, _meta: { [LOG_LEVEL_META_KEY]: 'debug' } });
-  expect(result.isError).toBeFalsy();
-}

@@ -9,7 +9,7 @@ import type { ScenarioContext, ServerSpec } from '../scenario.js';
 import {
   callWithProgress,
   expectCancelled,
-  expectLogLevelAccepted,
+  expectLogMessage,
   expectResourceUpdated,
   expectToolError,
   listPaged,
@@ -114,8 +114,9 @@ async function scenario(ctx: ScenarioContext): Promise<void> {
   expect(result.structuredContent).toMatchObject({ hits: [], filesSearched: TREE_DIRS * FILES_PER_DIR });
   expect(reports.length).toBeGreaterThan(0);
 
-  // Logging: this server sends no log messages, but the era's way of asking is accepted.
-  await expectLogLevelAccepted(ctx, 'list_allowed_directories', {});
+  // Logging: search_files reports what it scanned as an MCP log message, by each era's rule.
+  const log = await expectLogMessage(ctx, 'search_files', { path: tree, pattern: '*.txt' });
+  expect(JSON.stringify(log.params)).toContain('search_files');
 
   // Cancellation: a regex search that would spin for its whole 30 s budget stops when cancelled.
   await expectCancelled(
