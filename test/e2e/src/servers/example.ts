@@ -76,7 +76,9 @@ async function scenario(ctx: ScenarioContext): Promise<void> {
   await expectResourceUpdated(ctx, 'note:///e2e', (n) => writeFile(note, `changed outside ${n}`));
 
   // Progress: one report per note.
-  const { result, reports } = await callWithProgress(ctx, 'search_notes', { query: 'apples' });
+  // A pause per note puts the reports well before the result: the SDK can drop a progress
+  // notification that arrives right before its result (sdk-v2 §9, bug 1).
+  const { result, reports } = await callWithProgress(ctx, 'search_notes', { query: 'apples', delayMs: 50 });
   expect((result.structuredContent as { hits: unknown[] }).hits).toHaveLength(2);
   expect(reports.length).toBeGreaterThan(0);
 
