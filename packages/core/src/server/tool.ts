@@ -152,13 +152,27 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject | unde
     {
       title: def.title,
       description: def.description,
-      // Unknown arguments are refused, not ignored: a misspelt `confirm` must not pass silently.
-      inputSchema: def.input.strict(),
+      inputSchema: strictInput(def.input),
       ...(def.output ? { outputSchema: def.output } : {}),
       annotations: { title: def.title, ...def.annotations },
     },
     handler,
   );
+}
+
+const strict = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * The tool's input schema with unknown arguments refused, not ignored: a misspelt `confirm` must not
+ * pass silently. Built once per definition, since a 2026 HTTP request builds a fresh instance.
+ */
+function strictInput(input: z.ZodObject): z.ZodObject {
+  let schema = strict.get(input);
+  if (!schema) {
+    schema = input.strict();
+    strict.set(input, schema);
+  }
+  return schema;
 }
 
 function toCallToolResult(limit: number, out: ToolOutput, hasOutputSchema: boolean): CallToolResult {

@@ -19,7 +19,9 @@ import { UserError } from '@mcpkit/core/errors';
 
 // Linux's O_PATH: a handle to the directory itself, which needs no read permission on it.
 const O_PATH = process.platform === 'linux' ? 0o10000000 : 0;
-const DIR_FLAGS = (O_PATH || constants.O_RDONLY) | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+/** Opens a directory itself, never through a symbolic link (shared with the verified listing). */
+export const DIR_FLAGS =
+  (O_PATH || constants.O_RDONLY) | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 let procFd: boolean | undefined;
 

@@ -1,10 +1,9 @@
-import { closeSync, constants, type Dirent, openSync, readlinkSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { checkpoint, throwIfAborted } from '@mcpkit/core/progress';
 import { GitignoreStack } from './gitignore.js';
-import { hasProcFd } from './pinned.js';
+import { listDirectory } from './verified-listing.js';
 
 /** What an entry is, seen without following it: a symbolic link is a `symlink`, whatever it points to. */
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -99,38 +98,6 @@ const READ_AHEAD = 8;
 
 /** Entries between two checkpoints; between them only the signal is looked at (no await per entry). */
 const CHECK_EVERY = 64;
-
-// O_PATH (Linux): a handle on the directory itself, read back through /proc/self/fd.
-const LIST_FLAGS =
-  (process.platform === 'linux' ? 0o10000000 : constants.O_RDONLY) |
-  (constants.O_DIRECTORY ?? 0) |
-  (constants.O_NOFOLLOW ?? 0);
-
-/**
- * The entries of a directory the walk enters. Its path was built from names the walk saw as
- * directories, but any of them may have been swapped for a symbolic link since, and `readdir` of the
- * path would then list a directory outside the roots. So on Linux the directory is opened without
- * following a link, its descriptor's real path must still be `path`, and the listing is read
- * through the descriptor. A directory that changed this way fails with ENOTDIR (counted as
- * unreadable, or reported for the walk root). Reading the descriptor's path back and closing it
- * touch no file system, so they run inline, like the O_PATH open: one trip to the thread pool per
- * directory (the listing), as in a plain walk.
- */
-export async function listDirectory(path: string): Promise<Dirent[]> {
-  if (!hasProcFd()) return readdir(path, { withFileTypes: true });
-  // An O_PATH open does no I/O (no permission or content check): synchronous, it costs
-  // microseconds, where a trip through the thread pool costs more than the call itself.
-  const fd = openSync(path, LIST_FLAGS);
-  try {
-    const expected = path.length > 1 && path.endsWith(sep) ? path.slice(0, -1) : path;
-    if (readlinkSync(`/proc/self/fd/${fd}`) !== expected) {
-      throw Object.assign(new Error('The directory changed while it was being listed.'), { code: 'ENOTDIR' });
-    }
-    return await readdir(`/proc/self/fd/${fd}`, { withFileTypes: true });
-  } finally {
-    closeSync(fd);
-  }
-}
 
 // Code-unit order, not localeCompare: the same on every machine and locale, so a position taken on
 // one call means the same place on the next.

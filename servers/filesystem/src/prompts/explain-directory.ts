@@ -8,7 +8,7 @@ import { settingsOf } from '../context.js';
 import { escapeName } from '../fs/display.js';
 import { resolvePath } from '../fs/paths.js';
 import { isSensitive } from '../fs/sensitive.js';
-import { listDirectory } from '../fs/walk.js';
+import { listDirectory } from '../fs/verified-listing.js';
 import { completePath } from '../resources/complete-path.js';
 
 const MAX_ENTRIES = 500;

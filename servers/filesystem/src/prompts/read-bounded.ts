@@ -1,23 +1,17 @@
 import { UserError } from '@mcpkit/core/errors';
-import { truncateText } from '@mcpkit/core/limits';
 import type { ResolvedPath } from '@mcpkit/core/roots';
-import { openRegularFile } from '../fs/safe-open.js';
+import { readTextWindow } from '../fs/read-text.js';
 
-/** The text of a file for a prompt, at most `limit` bytes, cut with a notice. */
+/**
+ * The text of a file for a prompt or a sampling loop, at most `limit` bytes: read_text_file's own
+ * reader (regular files only, binary refused, cut with a notice that names the offset to go on from).
+ */
 export async function readTextBounded(target: ResolvedPath, limit: number): Promise<string> {
   if (!target.exists) throw new UserError(`"${target.display}" does not exist.`);
-  const { handle, size } = await openRegularFile(target.real, target.display);
-  try {
-    const want = Math.min(size, limit + 1);
-    const buffer = new Uint8Array(want);
-    const { bytesRead } = await handle.read(buffer, 0, want, 0);
-    if (buffer.subarray(0, Math.min(bytesRead, 8192)).includes(0)) {
-      throw new UserError(`"${target.display}" is not a text file.`);
-    }
-    const text = new TextDecoder().decode(buffer.subarray(0, bytesRead));
-    return truncateText(text, limit, { continuation: 'Use read_text_file with offset to read the rest.' })
-      .text;
-  } finally {
-    await handle.close();
-  }
+  const { text } = await readTextWindow(
+    target,
+    { kind: 'range', first: 0 },
+    { byteLimit: limit, resume: (args) => `Read on with read_text_file ${args}.` },
+  );
+  return text;
 }

@@ -1,7 +1,7 @@
 import { dirname, join, sep } from 'node:path';
 import type { RootSet } from '@mcpkit/core/roots';
 import { isSensitive } from '../fs/sensitive.js';
-import { listDirectory } from '../fs/walk.js';
+import { listDirectory } from '../fs/verified-listing.js';
 
 /**
  * Candidates for a path being typed: the allowed directories when nothing is typed yet, otherwise

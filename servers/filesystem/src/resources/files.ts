@@ -8,7 +8,7 @@ import { settingsOf } from '../context.js';
 import { resolvePath } from '../fs/paths.js';
 import { openRegularFile } from '../fs/safe-open.js';
 import { isSensitive } from '../fs/sensitive.js';
-import { listDirectory } from '../fs/walk.js';
+import { listDirectory } from '../fs/verified-listing.js';
 import { completePath } from './complete-path.js';
 import { contentTypeOf, isTextType } from './content-type.js';
 

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { resolveArg, settingsOf } from '../context.js';
 import { type PathPolicy, resolvePath } from '../fs/paths.js';
 import { isSensitive } from '../fs/sensitive.js';
-import { listDirectory } from '../fs/walk.js';
+import { listDirectory } from '../fs/verified-listing.js';
 import { readTextBounded } from '../prompts/read-bounded.js';
 
 const LOOP_READ_BYTES = 16 * 1024;
