@@ -13,7 +13,7 @@ const data = mkdtempSync(join(tmpdir(), 'mcpkit-sample-'));
 const servers = [
   {
     name: 'example',
-    bin: join(root, 'servers/example/dist/index.js'),
+    bin: join(root, 'servers/example/dist/bin.js'),
     port: 3000,
     setup() {
       const dir = join(data, 'notes');
@@ -28,7 +28,7 @@ const servers = [
   },
   {
     name: 'filesystem',
-    bin: join(root, 'servers/filesystem/dist/index.js'),
+    bin: join(root, 'servers/filesystem/dist/bin.js'),
     port: 3001,
     setup() {
       const dir = join(data, 'project');

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesFixture } from './fixtures.js';
 
-const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 /** Sends raw lines to the stdio bin and collects every JSON line it answers with. */
 function rawSession(dir: string) {

@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesFixture, textOf } from './fixtures.js';
 
-const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 /** Starts the built bin over HTTP on a free port. */
 export function startHttpBin(dir: string, env: Record<string, string> = {}) {

@@ -6,7 +6,7 @@ import { connect, type HttpBin, startHttpBin, type TestTransport } from '@mcpkit
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leakedPaths, textOf, treeHash, world } from './harness.js';
 
-const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 describe('mcpkit-filesystem as a real process', () => {
   let w: Awaited<ReturnType<typeof world>>;

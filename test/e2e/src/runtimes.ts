@@ -3,20 +3,30 @@
  * `node` on PATH outside `node_modules/.bin`): under npm scripts a dev dependency's Node 22 comes
  * first, and the project supports and tests Node 20.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-/** The built bin of a workspace package (`dist/index.js`), found as Node would find the package. */
+/**
+ * The built bin a workspace package declares (its only `bin` entry), found as Node would find the
+ * package: the file `npx` would run, the bundled one included.
+ */
 export function builtBin(pkg: string): string {
   let dir = HERE;
   for (;;) {
-    const candidate = join(dir, 'node_modules', pkg, 'dist', 'index.js');
-    if (existsSync(candidate)) return candidate;
+    const manifest = join(dir, 'node_modules', pkg, 'package.json');
+    if (existsSync(manifest)) {
+      const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> };
+      const [script] = typeof bin === 'string' ? [bin] : Object.values(bin ?? {});
+      if (script === undefined) throw new Error(`${pkg} declares no bin.`);
+      const file = join(dirname(manifest), script);
+      if (!existsSync(file)) throw new Error(`${pkg} is not built; run "npx turbo run build" first.`);
+      return file;
+    }
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${pkg} is not built; run "npx turbo run build" first.`);
+    if (parent === dir) throw new Error(`${pkg} is not installed in this workspace.`);
     dir = parent;
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Fork-as-template (DESIGN.md "Who uses it"): someone copies one server folder out of the
  * monorepo and builds it on its own. The copy keeps everything a person would copy, and changes
- * only what cannot come along: the workspace link to `@mcpkit/core` becomes the published
- * tarball, the tsconfig chain into the monorepo becomes one standalone file, and the compiler the
+ * only what cannot come along: the workspace links to `@mcpkit/*` packages (core, and the bundler
+ * its build runs) become the published tarballs, the tsconfig chain into the monorepo becomes one standalone file, and the compiler the
  * root provided is declared.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,8 +26,21 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 const writeJson = (file: string, value: unknown) =>
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 
-/** Copies the server folder `source` to `dest` and rewires it to stand alone on `coreTarball`. */
-export function forkServer(source: string, dest: string, coreTarball: string): Manifest {
+/** Points every dependency named in `tarballs` (package name → tarball path) at its tarball. */
+function rewire(
+  deps: Record<string, string> | undefined,
+  tarballs: ReadonlyMap<string, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, range] of Object.entries(deps ?? {})) {
+    const tarball = tarballs.get(name);
+    out[name] = tarball ? `file:${tarball}` : range;
+  }
+  return out;
+}
+
+/** Copies the server folder `source` to `dest` and rewires it to stand alone on the packed `tarballs`. */
+export function forkServer(source: string, dest: string, tarballs: ReadonlyMap<string, string>): Manifest {
   cpSync(source, dest, {
     recursive: true,
     filter: (path) => !NOT_COPIED.has(basename(path)) && !path.endsWith('.tsbuildinfo'),
@@ -40,9 +53,9 @@ export function forkServer(source: string, dest: string, coreTarball: string): M
     ...manifest,
     name: `fork-of-${basename(source)}`,
     version: FORK_VERSION,
-    dependencies: { ...manifest.dependencies, '@mcpkit/core': `file:${coreTarball}` },
+    dependencies: rewire(manifest.dependencies, tarballs),
     devDependencies: {
-      ...manifest.devDependencies,
+      ...rewire(manifest.devDependencies, tarballs),
       // Inside the monorepo the root supplies these.
       typescript: dev.typescript ?? 'latest',
       '@types/node': dev['@types/node'] ?? 'latest',

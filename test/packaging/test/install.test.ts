@@ -66,7 +66,17 @@ describe.each(packed)('$name', (pkg) => {
   });
 
   const bins = Object.keys(binsOf(pkg.manifest));
-  describe.each(bins.map((bin) => ({ bin })))('bin $bin', ({ bin }) => {
+  // A tool package's bin (the bundler) is not a server: it gets --help, not a session.
+  const isServer = pkg.path.startsWith('servers/');
+  describe.each(bins.filter(() => !isServer).map((bin) => ({ bin })))('tool bin $bin', ({ bin }) => {
+    it('prints its usage with --help', async () => {
+      const result = await run('npx', ['--no-install', bin, '--help'], { cwd: project });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: /);
+    });
+  });
+
+  describe.each(bins.filter(() => isServer).map((bin) => ({ bin })))('bin $bin', ({ bin }) => {
     const npx = (args: string[]) => run('npx', ['--no-install', bin, ...args], { cwd: project });
 
     it('prints the package version with --version', async () => {

@@ -49,7 +49,7 @@ export function userNode(): string {
  *
  * @example
  * ```ts
- * const server = await startHttpBin('servers/filesystem/dist/index.js', [dir]);
+ * const server = await startHttpBin('servers/filesystem/dist/bin.js', [dir]);
  * const session = await connect(undefined, { era: 'modern', transport: { http: server.url } });
  * expect(await server.stop()).toBe(0);
  * ```

@@ -89,15 +89,24 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
 let workerUrl: URL | undefined;
 
 /**
- * The worker script. Built, it is content-worker.js beside this module (dist/fs/). When this
- * module runs from src/ (vitest transforms TypeScript in its own module graph, but a worker
- * thread is a plain Node thread and Node 20 cannot load a .ts file), the package's build output is
- * used instead: `turbo run test` builds first, and the tests build that one file when it is missing.
+ * Where the worker script is, relative to the module that runs this code:
+ * - compiled, content-worker.js sits beside this module (dist/fs/);
+ * - in the bundled bin (dist/bin.js) this code sits in dist/, and the worker stays the compiled
+ *   file in dist/fs/ (it imports only Node built-ins, so it needs no bundle of its own);
+ * - run from src/ (vitest transforms TypeScript in its own module graph, but a worker thread is a
+ *   plain Node thread and Node 20 cannot load a .ts file), the package's build output is used:
+ *   `turbo run test` builds first, and the tests build that one file when it is missing.
  */
+const WORKER_CANDIDATES = [
+  './content-worker.js',
+  './fs/content-worker.js',
+  '../../dist/fs/content-worker.js',
+];
+
 export function contentWorkerUrl(): URL {
   if (!workerUrl) {
-    const sibling = new URL('./content-worker.js', import.meta.url);
-    workerUrl = existsSync(sibling) ? sibling : new URL('../../dist/fs/content-worker.js', import.meta.url);
+    const candidates = WORKER_CANDIDATES.map((path) => new URL(path, import.meta.url));
+    workerUrl = candidates.find((url) => existsSync(url)) ?? (candidates[0] as URL);
   }
   return workerUrl;
 }

@@ -1,0 +1,44 @@
+/**
+ * `mcpkit-bundle [entry] [outfile]`: run from a server's package folder after `tsc -b`.
+ * Defaults: `dist/index.js` → `dist/bin.js`.
+ */
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { bundleBin } from './bundle.js';
+
+const USAGE = `Usage: mcpkit-bundle [entry] [outfile]
+Bundles a compiled bin (default dist/index.js) into one file (default dist/bin.js) and writes its
+third-party licenses beside it (dist/bin.js.LICENSE.txt). Run it from the package folder.`;
+
+/** esbuild reports failures as a list of messages; the first says what went wrong. */
+function describe(error: unknown): string {
+  const first = (error as { errors?: { text?: string }[] }).errors?.[0]?.text;
+  return first ?? (error instanceof Error ? error.message : String(error));
+}
+
+async function main(args: string[]): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const flag = args.find((a) => a.startsWith('-'));
+  if (flag || args.length > 2) {
+    throw new Error(`Unexpected argument ${flag ?? args[2]}; run mcpkit-bundle --help for the usage.`);
+  }
+  const [entry = 'dist/index.js', outfile = 'dist/bin.js'] = args;
+  if (!existsSync(resolve(entry))) {
+    throw new Error(`${entry} does not exist; compile the package (tsc -b) before bundling it.`);
+  }
+  const result = await bundleBin({ entry, outfile }).catch((error: unknown) => {
+    throw new Error(`Could not bundle ${entry}: ${describe(error)}`);
+  });
+  const kib = Math.round(result.bytes / 1024);
+  process.stdout.write(
+    `${relative('.', result.outfile)}: ${kib} KiB, ${result.packages.length} third-party packages (licenses in ${relative('.', result.noticesFile)})\n`,
+  );
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`mcpkit-bundle: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,133 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bundleBin } from '../src/index.js';
+
+const CLI = fileURLToPath(new URL('../bin/mcpkit-bundle.js', import.meta.url));
+
+let app: string;
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(join(app, path)), { recursive: true });
+  writeFileSync(join(app, path), text);
+}
+
+/**
+ * A package shaped like a built server: a bin that reads its own package.json through
+ * import.meta.url, a CommonJS dependency that requires a Node built-in, an ESM dependency with a
+ * nameless nested package.json, and a lazily imported module.
+ */
+beforeEach(() => {
+  app = mkdtempSync(join(tmpdir(), 'bundle-'));
+  write('package.json', JSON.stringify({ name: 'fixture-app', version: '3.0.0', type: 'module' }));
+  write(
+    'dist/index.js',
+    [
+      '#!/usr/bin/env node',
+      "import { readFileSync } from 'node:fs';",
+      "import greet from 'cjs-dep';",
+      "import { shout } from 'esm-dep';",
+      "const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));",
+      "const { later } = await import('./later.js');",
+      'console.log(shout(greet(version)), later());',
+    ].join('\n'),
+  );
+  write('dist/later.js', "export const later = () => 'later';\n");
+  write(
+    'node_modules/cjs-dep/package.json',
+    JSON.stringify({ name: 'cjs-dep', version: '1.2.3', license: 'MIT' }),
+  );
+  write('node_modules/cjs-dep/LICENSE', 'MIT License\n\nCopyright (c) cjs-dep authors\n');
+  write(
+    'node_modules/cjs-dep/index.js',
+    "const path = require('node:path');\nmodule.exports = (v) => 'hello ' + path.basename('/x/' + v);\n",
+  );
+  write(
+    'node_modules/esm-dep/package.json',
+    JSON.stringify({
+      name: 'esm-dep',
+      version: '0.4.0',
+      license: { type: 'ISC' },
+      type: 'module',
+      exports: './lib/index.js',
+    }),
+  );
+  write('node_modules/esm-dep/lib/package.json', JSON.stringify({ type: 'module' }));
+  write('node_modules/esm-dep/lib/index.js', 'export const shout = (s) => s.toUpperCase();\n');
+});
+
+afterEach(() => rmSync(app, { recursive: true, force: true }));
+
+describe('bundleBin', () => {
+  it('writes one executable file that runs without node_modules', async () => {
+    const result = await bundleBin({ entry: 'dist/index.js', outfile: 'dist/bin.js', cwd: app });
+    rmSync(join(app, 'node_modules'), { recursive: true });
+    rmSync(join(app, 'dist/later.js'));
+
+    const text = readFileSync(result.outfile, 'utf8');
+    expect(text.split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(text).not.toMatch(/from\s*["'](?:cjs-dep|esm-dep)["']/);
+    expect(statSync(result.outfile).mode & 0o111).toBe(0o111);
+    expect(result.bytes).toBe(statSync(result.outfile).size);
+    expect(execFileSync(process.execPath, [result.outfile], { encoding: 'utf8' }).trim()).toBe(
+      'HELLO 3.0.0 later',
+    );
+  });
+
+  it('lists every bundled package with its license text, and not the package itself', async () => {
+    const result = await bundleBin({ entry: 'dist/index.js', outfile: 'dist/bin.js', cwd: app });
+    expect(result.packages.map((p) => `${p.name}@${p.version} ${p.license}`)).toEqual([
+      'cjs-dep@1.2.3 MIT',
+      'esm-dep@0.4.0 ISC',
+    ]);
+    expect(result.noticesFile).toBe(join(app, 'dist/bin.js.LICENSE.txt'));
+    const notices = readFileSync(result.noticesFile, 'utf8');
+    expect(notices).toContain('## cjs-dep@1.2.3 (MIT)\n\nMIT License\n\nCopyright (c) cjs-dep authors');
+    expect(notices).toContain(
+      '## esm-dep@0.4.0 (ISC)\n\nThis package ships no license file; its package.json declares ISC.',
+    );
+    expect(notices).not.toContain('fixture-app');
+    expect(readFileSync(result.outfile, 'utf8')).toContain('see bin.js.LICENSE.txt');
+  });
+});
+
+describe('mcpkit-bundle', () => {
+  const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: app, encoding: 'utf8' });
+
+  it('bundles dist/index.js into dist/bin.js by default and says what it wrote', () => {
+    const run = cli([]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^dist\/bin\.js: \d+ KiB, 2 third-party packages \(licenses in dist\/bin\.js\.LICENSE\.txt\)\n$/,
+    );
+  });
+
+  it('says to compile first when the entry is missing', () => {
+    rmSync(join(app, 'dist'), { recursive: true });
+    const run = cli([]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      'mcpkit-bundle: dist/index.js does not exist; compile the package (tsc -b) before bundling it.\n',
+    );
+  });
+
+  it('names the import it could not resolve, in one line', () => {
+    write('dist/broken.js', "import 'not-installed';\n");
+    const run = cli(['dist/broken.js', 'dist/broken-bin.js']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      'mcpkit-bundle: Could not bundle dist/broken.js: Could not resolve "not-installed"\n',
+    );
+  });
+
+  it('refuses flags and extra arguments it does not know', () => {
+    expect(cli(['--minify']).stderr).toBe(
+      'mcpkit-bundle: Unexpected argument --minify; run mcpkit-bundle --help for the usage.\n',
+    );
+    expect(cli(['a', 'b', 'c']).status).toBe(1);
+    expect(cli(['--help']).stdout).toContain('Usage: mcpkit-bundle [entry] [outfile]');
+  });
+});
