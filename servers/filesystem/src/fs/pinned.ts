@@ -1,4 +1,4 @@
-import { constants, existsSync, type Stats } from 'node:fs';
+import { constants, existsSync, readlinkSync, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, readlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
@@ -149,5 +149,17 @@ export async function assertSameEntry(path: string, expected: Stats, display: st
 export async function assertOpenedAt(fd: number, real: string, display: string): Promise<void> {
   if (!hasProcFd()) return;
   const now = await fdRealPath(fd);
+  if (now !== real) throw changedError(display);
+}
+
+/** {@link assertOpenedAt} without a thread-pool round trip: reading a /proc link does no disk I/O. */
+export function assertOpenedAtSync(fd: number, real: string, display: string): void {
+  if (!hasProcFd()) return;
+  let now: string | undefined;
+  try {
+    now = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    now = undefined;
+  }
   if (now !== real) throw changedError(display);
 }

@@ -1,8 +1,7 @@
-import type { FileHandle } from 'node:fs/promises';
 import { UserError } from '@mcpkit/core/errors';
 import { type ShownLines, truncateLines, utf8ByteLength } from '@mcpkit/core/limits';
 import { countLinesBefore, type LineWindow, looksBinary, readLines, tailStart } from './line-reader.js';
-import { openRegularFile } from './safe-open.js';
+import { openRegularFile, readSmallFileSync } from './safe-open.js';
 
 /** Which lines to read: a range from a 0-based line (the whole file when open-ended), or the last lines. */
 export type TextWindow = { kind: 'range'; first: number; count?: number } | { kind: 'tail'; count: number };
@@ -39,20 +38,22 @@ export async function readTextWindow(
   window: TextWindow,
   options: ReadTextOptions,
 ): Promise<{ text: string; truncated: boolean }> {
-  const { handle, size } = await openRegularFile(file.real, file.display);
   const binary = () =>
     new UserError(
       `"${file.display}" looks like a binary file (it contains NUL bytes), so it is not shown as text; use read_media_file for images and audio.`,
     );
-  try {
-    const whole = window.kind === 'range' && window.first === 0 && window.count === undefined;
-    if (whole && size <= SMALL_FILE && size <= options.byteLimit) {
-      // The common case, a small file read whole: one read serves both the binary check and the
-      // text. A file that changed size since it was opened takes the careful path below.
-      const text = await readSmallWhole(handle, size);
-      if (text === null) throw binary();
-      if (text !== undefined) return { text, truncated: false };
+  const whole = window.kind === 'range' && window.first === 0 && window.count === undefined;
+  if (whole) {
+    // The common case, a small file read whole: one read serves both the binary check and the
+    // text. A larger file, or one that changed size while read, takes the streaming path below.
+    const bytes = readSmallFileSync(file.real, file.display, Math.min(SMALL_FILE, options.byteLimit));
+    if (bytes !== undefined) {
+      if (bytes.includes(0)) throw binary();
+      return { text: bytes.toString('utf8').replace(/\r\n/g, '\n'), truncated: false };
     }
+  }
+  const { handle, size } = await openRegularFile(file.real, file.display);
+  try {
     if (await looksBinary(handle)) throw binary();
     const { byteLimit: byteCap, signal } = options;
     let got: LineWindow;
@@ -96,19 +97,6 @@ export async function readTextWindow(
 
 /** Files up to this size are read whole in one call when the whole file is asked for. */
 const SMALL_FILE = 64 * 1024;
-
-/**
- * A small file's text with CRLF turned into LF, as the line reader gives it; `null` when it holds
- * a NUL byte (binary); `undefined` when its size changed since it was opened.
- */
-async function readSmallWhole(handle: FileHandle, size: number): Promise<string | null | undefined> {
-  const buffer = Buffer.allocUnsafe(size + 1);
-  const { bytesRead } = await handle.read(buffer, 0, size + 1, 0);
-  if (bytesRead !== size) return undefined;
-  const bytes = buffer.subarray(0, bytesRead);
-  if (bytes.includes(0)) return null;
-  return bytes.toString('utf8').replace(/\r\n/g, '\n');
-}
 
 function joinedBytes(lines: readonly string[]): number {
   return lines.reduce((sum, line) => sum + utf8ByteLength(line) + 1, 0) - (lines.length > 0 ? 1 : 0);
