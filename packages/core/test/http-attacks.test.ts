@@ -18,6 +18,7 @@ import {
   rawRequestText,
   rawSend,
   sleep,
+  sseMessages,
 } from './http-helpers.js';
 
 const TOKEN = 'attack-suite-token-0123456789abcdef';
@@ -212,7 +213,7 @@ describe('body limits and JSON shape', () => {
       socket.on('close', () => {
         sending = false;
         try {
-          resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
+          resolve(parseResponse(Buffer.concat(chunks)));
         } catch (error) {
           reject(error);
         }
@@ -282,6 +283,7 @@ describe('body limits and JSON shape', () => {
     const init = await rawHttp(http.port, { body: initializeBody(), headers: { authorization: AUTH } });
     const session = init.headers['mcp-session-id'] as string;
     expect(session).toBeTruthy();
+    expect(sseMessages(init)).toMatchObject([{ id: 1, result: { protocolVersion: '2025-11-25' } }]);
     const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
     const headers = { authorization: AUTH, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     await refused(await rawHttp(http.port, { body: `[${ping(2)},${ping(3)}]`, headers }), 400, -32600);
@@ -290,7 +292,9 @@ describe('body limits and JSON shape', () => {
       400,
     );
     // The session itself is untouched.
-    expect((await rawHttp(http.port, { body: ping(4), headers })).status).toBe(200);
+    const answer = await rawHttp(http.port, { body: ping(4), headers });
+    expect(answer.status).toBe(200);
+    expect(sseMessages(answer)).toEqual([{ jsonrpc: '2.0', id: 4, result: {} }]);
   });
 
   it('refuses a modern-shaped JSON-RPC batch with 400', async () => {
@@ -334,5 +338,6 @@ describe('protocol headers', () => {
       headers: { authorization: AUTH, 'mcp-protocol-version': '2025-06-18' },
     });
     expect(init.status).toBe(200);
+    expect(sseMessages(init)).toMatchObject([{ id: 1, result: { protocolVersion: '2025-11-25' } }]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Shared pieces of the HTTP runner tests: a tiny echo server factory, SDK clients for both eras,
- * and a raw-socket request writer for the attacks `fetch` refuses to send (duplicate or forged
- * Host headers, absolute-form targets, slow or endless requests).
+ * a raw-socket request writer for the attacks `fetch` refuses to send (duplicate or forged
+ * Host headers, absolute-form targets, slow or endless requests), and an SSE reader that skips
+ * events without data (the priming event) the way a client does.
  */
 import { connect } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -175,8 +176,8 @@ export function rawHttp(port: number, options: RawOptions = {}, timeoutMs = 5_00
 
 /**
  * Sends `data` verbatim over a fresh socket and parses the response. It resolves when the server
- * closes or when a response with `Content-Length` is complete (the SDK's own answers may keep
- * the connection alive whatever the request asked).
+ * closes or when the response is complete by its framing (`Content-Length`, or the last chunk of
+ * a chunked body): the SDK's own answers may keep the connection alive whatever the request asked.
  */
 export function rawSend(port: number, data: string | Buffer, timeoutMs = 5_000): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -189,7 +190,7 @@ export function rawSend(port: number, data: string | Buffer, timeoutMs = 5_000):
       clearTimeout(timer);
       socket.destroy();
       try {
-        resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
+        resolve(parseResponse(Buffer.concat(chunks)));
       } catch (error) {
         reject(error);
       }
@@ -209,24 +210,55 @@ export function rawSend(port: number, data: string | Buffer, timeoutMs = 5_000):
   });
 }
 
-function responseComplete(data: Buffer): boolean {
+/** Splits a response into its head (latin1) and raw body bytes; `undefined` until the head is in. */
+function splitHead(data: Buffer): { head: string; body: Buffer } | undefined {
   const split = data.indexOf('\r\n\r\n');
-  if (split === -1) return false;
-  const length = /\r\ncontent-length: *(\d+)/i.exec(data.subarray(0, split).toString('latin1'))?.[1];
-  return length !== undefined && data.byteLength - split - 4 >= Number(length);
+  if (split === -1) return undefined;
+  return { head: data.subarray(0, split).toString('latin1'), body: data.subarray(split + 4) };
 }
 
-export function parseResponse(text: string): RawResponse {
-  const split = text.indexOf('\r\n\r\n');
-  if (split === -1) throw new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
-  const [statusLine = '', ...headerLines] = text.slice(0, split).split('\r\n');
+const isChunked = (head: string) => /\r\ntransfer-encoding: *chunked/i.test(head);
+
+/** Decodes a chunked body by its byte counts; `complete` once the last (empty) chunk arrived. */
+function dechunk(data: Buffer): { body: Buffer; complete: boolean } {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const eol = data.indexOf('\r\n', at);
+    if (eol === -1) break;
+    const size = Number.parseInt(data.subarray(at, eol).toString('latin1'), 16);
+    if (!Number.isFinite(size)) break;
+    if (size === 0) return { body: Buffer.concat(parts), complete: true };
+    if (data.byteLength < eol + 2 + size) break;
+    parts.push(data.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+  return { body: Buffer.concat(parts), complete: false };
+}
+
+function responseComplete(data: Buffer): boolean {
+  const parts = splitHead(data);
+  if (parts === undefined) return false;
+  if (isChunked(parts.head)) return dechunk(parts.body).complete;
+  const length = /\r\ncontent-length: *(\d+)/i.exec(parts.head)?.[1];
+  return length !== undefined && parts.body.byteLength >= Number(length);
+}
+
+/** Parses a response as it arrived on the socket, decoding a chunked body. */
+export function parseResponse(raw: string | Buffer): RawResponse {
+  const data = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  const parts = splitHead(data);
+  if (parts === undefined) {
+    throw new Error(`no HTTP response: ${JSON.stringify(data.subarray(0, 200).toString('utf8'))}`);
+  }
+  const [statusLine = '', ...headerLines] = parts.head.split('\r\n');
   const status = Number(statusLine.split(' ')[1]);
   const headers: Record<string, string> = {};
   for (const line of headerLines) {
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const body = text.slice(split + 4);
+  const body = (isChunked(parts.head) ? dechunk(parts.body).body : parts.body).toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -234,6 +266,61 @@ export function parseResponse(text: string): RawResponse {
     json = undefined;
   }
   return { status, headers, body, json };
+}
+
+/** One server-sent event, as a client's parser reports it. */
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  retry?: number;
+  /** The data lines joined with `\n`; empty for an event that only carries an id or `retry`. */
+  data: string;
+}
+
+/**
+ * Parses an SSE body by the WHATWG field rules (one optional space after the colon, comment lines
+ * skipped, several `data` lines joined). Every block with a field is reported, even without data,
+ * so a test can see the priming event; {@link sseMessages} is what a client acts on.
+ */
+export function parseSse(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  let current: SseEvent | undefined;
+  const data: string[] = [];
+  const dispatch = () => {
+    if (current !== undefined) events.push({ ...current, data: data.join('\n') });
+    current = undefined;
+    data.length = 0;
+  };
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line === '') {
+      dispatch();
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    current ??= { data: '' };
+    if (field === 'data') data.push(value);
+    else if (field === 'id') current.id = value;
+    else if (field === 'event') current.event = value;
+    else if (field === 'retry' && /^\d+$/.test(value)) current.retry = Number(value);
+  }
+  dispatch();
+  return events;
+}
+
+/**
+ * The JSON-RPC messages of an SSE response, in order. Events without data carry no message (the
+ * priming event of a resumable stream has only an id and `retry`) and are skipped, as a real
+ * client skips them; data that is not JSON fails the test.
+ */
+export function sseMessages(response: RawResponse): unknown[] {
+  expect(response.headers['content-type']).toBe('text/event-stream');
+  return parseSse(response.body)
+    .filter((event) => event.data !== '')
+    .map((event) => JSON.parse(event.data) as unknown);
 }
 
 /** The JSON-RPC error code of a one-line error body. */

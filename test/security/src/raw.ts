@@ -33,34 +33,38 @@ export function requestText(request: RawRequest): string {
   return `${lines.join('\r\n')}\r\n\r\n${request.body ?? ''}`;
 }
 
-/** Decodes a chunked body; a truncated one yields what arrived. */
-function dechunk(data: string): string {
-  let out = '';
+/**
+ * Decodes a chunked body by its byte counts (sizes count bytes, not UTF-16 characters, so this
+ * works on the raw buffer); a truncated one yields what arrived.
+ */
+function dechunk(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
   let at = 0;
-  while (at < data.length) {
+  while (at < data.byteLength) {
     const eol = data.indexOf('\r\n', at);
     if (eol === -1) break;
-    const size = Number.parseInt(data.slice(at, eol), 16);
+    const size = Number.parseInt(data.subarray(at, eol).toString('latin1'), 16);
     if (!Number.isFinite(size) || size === 0) break;
-    out += data.slice(eol + 2, eol + 2 + size);
+    parts.push(data.subarray(eol + 2, eol + 2 + size));
     at = eol + 2 + size + 2;
   }
-  return out;
+  return Buffer.concat(parts);
 }
 
 /** Parses a complete response; throws when no status line and head arrived at all. */
 export function parseResponse(raw: Buffer): RawResponse {
-  const text = raw.toString('utf8');
-  const split = text.indexOf('\r\n\r\n');
-  if (split === -1) throw new Error(`no HTTP response head in ${JSON.stringify(text.slice(0, 120))}`);
-  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+  const split = raw.indexOf('\r\n\r\n');
+  if (split === -1) {
+    throw new Error(`no HTTP response head in ${JSON.stringify(raw.subarray(0, 120).toString('utf8'))}`);
+  }
+  const [statusLine = '', ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const rest = text.slice(split + 4);
-  const body = /chunked/i.test(headers['transfer-encoding'] ?? '') ? dechunk(rest) : rest;
+  const rest = raw.subarray(split + 4);
+  const body = (/chunked/i.test(headers['transfer-encoding'] ?? '') ? dechunk(rest) : rest).toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(body);

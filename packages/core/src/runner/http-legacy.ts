@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { type AuthInfo, isInitializeRequest, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { Logger } from '../logging/logger.js';
+import type { SseEventStore } from './event-store.js';
 import { INVALID_REQUEST, reject, SESSION_NOT_FOUND, sendRejection } from './http-errors.js';
 import type { LegacySession, LegacySessionStore } from './http-sessions.js';
 
@@ -21,6 +22,10 @@ export interface LegacyLegOptions {
   factory: McpServerFactory;
   store: LegacySessionStore;
   maxBodyBytes: number;
+  /** Keeps each session's SSE events for `Last-Event-ID` resumption; shared by all sessions. */
+  events: SseEventStore;
+  /** The reconnect delay, in ms, sent as the SSE `retry` field of each priming event. */
+  retryMs: number;
   log: Logger;
 }
 
@@ -33,7 +38,7 @@ export type LegacyLeg = (
 
 /** Builds the handler for exchanges {@link isLegacyExchange} assigned to the 2025 era. */
 export function createLegacyLeg(options: LegacyLegOptions): LegacyLeg {
-  const { factory, store, maxBodyBytes, log } = options;
+  const { factory, store, maxBodyBytes, events, retryMs, log } = options;
 
   /** Tracks one exchange on `session` so the reaper never closes a session mid-stream. */
   const track = (session: LegacySession, res: ServerResponse) => {
@@ -48,10 +53,17 @@ export function createLegacyLeg(options: LegacyLegOptions): LegacyLeg {
     caller: Caller,
   ) => {
     let session: LegacySession | undefined;
+    // A view of the shared store that finds this session's events only, so a Last-Event-ID can
+    // never replay another session's stream.
+    const eventStore = events.forSession();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       // 122 random bits from the CSPRNG (SECURITY.md §0.3: IDs must be non-deterministic).
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: maxBodyBytes,
+      // With a store the SDK primes each POST stream with an id and our `retry`, ids every event,
+      // and replays on Last-Event-ID: a dropped stream resumes instead of losing its answer.
+      eventStore,
+      retryInterval: retryMs,
       onsessioninitialized: (id) => {
         session = { id, transport, principal: caller.principal, lastSeen: 0, active: 0 };
         store.add(session);
@@ -61,6 +73,7 @@ export function createLegacyLeg(options: LegacyLegOptions): LegacyLeg {
       onsessionclosed: (id) => store.forget(id),
     });
     transport.onclose = () => {
+      eventStore.close();
       if (session !== undefined) store.forget(session.id);
     };
     transport.onerror = (error) => log.debug(`legacy transport: ${error.message}`);

@@ -3,7 +3,8 @@
  * `createMcpHandler` for 2026-07-28, a sessionful transport per 2025 session, routed by
  * `isLegacyRequest`), with every gap of §9 items 13–19 closed in front of it. Order of checks:
  * target form → path → duplicate headers → Host → Origin → bearer → method → protocol version →
- * Accept / Content-Type → capped body → depth → JSON → batch → era routing.
+ * Accept / Content-Type → capped body → depth → JSON → batch → era routing. The 2025 leg keeps a
+ * bounded SSE event store (`event-store.ts`) so a dropped stream resumes with `Last-Event-ID`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 import { type Logger, silentLogger } from '../logging/logger.js';
+import { type EventStoreLimits, SseEventStore } from './event-store.js';
 import { createAuthenticator, type TokenVerifier } from './http-auth.js';
 import { readBody } from './http-body.js';
 import { isLegacyExchange } from './http-era.js';
@@ -65,6 +67,11 @@ export interface HttpServerOptions {
   maxSessions?: number;
   /** Default 30 min; a legacy session idle that long is closed. */
   sessionIdleMs?: number;
+  /**
+   * SSE resumption on the 2025 leg: caps of the bounded event store (defaults in
+   * `event-store.ts`) and `retryMs`, the reconnect delay sent in each priming event (default 1 s).
+   */
+  resumption?: Partial<EventStoreLimits> & { retryMs?: number };
   /** Default 10 s: time allowed for the request head. */
   headersTimeoutMs?: number;
   /** Default 30 s: time allowed for the whole request (head and body; not the response stream). */
@@ -119,6 +126,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     );
   }
 
+  // 1 s: the SDK client's own first reconnect delay; short enough that a resumed call barely
+  // stalls, long enough that a client whose session is gone does not hammer the server.
+  const { retryMs = 1_000, ...limits } = options.resumption ?? {};
+  if (!Number.isInteger(retryMs) || retryMs < 0) {
+    throw new RangeError(`The SSE retry delay must be a whole number of milliseconds, not ${retryMs}.`);
+  }
+  // Built before anything that holds resources, so a bad limit fails start-up cleanly.
+  const events = new SseEventStore(limits);
+
   const handler = createMcpHandler(options.factory, {
     legacy: 'reject',
     maxRequestBodySize: maxBodyBytes,
@@ -134,7 +150,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     idleMs: options.sessionIdleMs ?? 30 * 60_000,
     log,
   });
-  const legacy = createLegacyLeg({ factory: options.factory, store, maxBodyBytes, log });
+  const legacy = createLegacyLeg({
+    factory: options.factory,
+    store,
+    maxBodyBytes,
+    events,
+    retryMs,
+    log,
+  });
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const hostPolicy: HostPolicy = {
     port: 0,
