@@ -16,3 +16,4 @@ export * from './runner/index.js';
 export * from './sampling/index.js';
 export * from './server/index.js';
 export * from './subscriptions/index.js';
+export * from './tasks/index.js';

@@ -16,6 +16,7 @@ const ENTRIES = [
   'sampling',
   'server',
   'subscriptions',
+  'tasks',
   'testing',
 ] as const;
 

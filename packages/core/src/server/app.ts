@@ -13,6 +13,8 @@ import type { FlowState } from '../mrtr/flow.js';
 import { type CursorCodec, createCursorCodec, installListPagination } from '../pagination/index.js';
 import type { RootSet } from '../roots/root-set.js';
 import { SubscriptionHub } from '../subscriptions/index.js';
+import { installTaskDispatch, type TaskOffers } from '../tasks/dispatch.js';
+import { TaskStore, type TaskStoreOptions } from '../tasks/store.js';
 import { InstanceRoots } from './instance-roots.js';
 import { type AppKeys, resolveKeys } from './keys.js';
 import { installLegacySubscriptions, registerTarget } from './notify.js';
@@ -61,6 +63,8 @@ export interface AppOptions {
   notifyDebounceMs?: number;
   /** Watched resources at most. Default 256. */
   maxWatches?: number;
+  /** Lifetime, polling hint and caps of tasks (2026 era, tools with `task` set). */
+  tasks?: TaskStoreOptions;
 }
 
 /** What every instance shares: options, keys, codecs and the notification hub. */
@@ -75,6 +79,11 @@ export interface App {
   readonly rootsCeiling: RootSet | undefined;
   readonly log: Logger;
   readonly hub: SubscriptionHub;
+  /**
+   * The tasks of this process. A task lives where it was created, not in a per-request instance;
+   * with several processes behind a balancer it is only visible on the process that made it.
+   */
+  readonly tasks: TaskStore;
   readonly stateCodec: RequestStateCodec<FlowState>;
   readonly cursors: CursorCodec;
   /** True when no `MCPKIT_STATE_KEY` was given: state and cursors only work against this process. */
@@ -96,6 +105,8 @@ export interface Scope {
   readonly authInfo: AuthInfo | undefined;
   /** Present when the app was given directories. */
   readonly roots: InstanceRoots | undefined;
+  /** Where tools with `task` set are offered as tasks; 2026-era instances only. */
+  readonly tasks?: TaskOffers;
 }
 
 /**
@@ -131,6 +142,7 @@ export function createApp(definition: AppDefinition, options: AppOptions = {}): 
     bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
   });
   const cursors = createCursorCodec({ key: keys.cursors });
+  const tasks = new TaskStore(options.tasks);
 
   const app: App = {
     definition,
@@ -143,11 +155,15 @@ export function createApp(definition: AppDefinition, options: AppOptions = {}): 
     rootsCeiling: options.roots,
     log,
     hub,
+    tasks,
     stateCodec,
     cursors,
     keysEphemeral: keys.ephemeral,
     factory: (kind) => (rc: McpRequestContext) => createInstance(app, caps, kind, rc),
-    close: () => hub.close(),
+    close: () => {
+      tasks.close();
+      return hub.close();
+    },
   };
   return app;
 }
@@ -181,6 +197,8 @@ function createInstance(
   // Pagination wraps the list handlers as McpServer installs them, so it goes first; then the
   // list capabilities are declared, before any registration installs a handler.
   installListPagination(mcp, { codec: app.cursors, pageSize: app.pageSize });
+  // Tasks are a 2026-era extension; its tools/call front must exist before the first tool does.
+  const tasks = rc.era === 'modern' ? installTaskDispatch(mcp, app.tasks) : undefined;
   mcp.server.registerCapabilities({
     ...(caps.tools ? { tools: { listChanged: true } } : {}),
     ...(caps.prompts ? { prompts: { listChanged: true } } : {}),
@@ -191,7 +209,7 @@ function createInstance(
   const roots = app.rootsCeiling
     ? new InstanceRoots(app.rootsCeiling, rc.era, mcp, app.log, () => app.hub.listChanged('resources'))
     : undefined;
-  const scope: Scope = { app, era: rc.era, mcp, authInfo: rc.authInfo, roots };
+  const scope: Scope = { app, era: rc.era, mcp, authInfo: rc.authInfo, roots, tasks };
   if (caps.resources && caps.subscribe && rc.era === 'legacy')
     installLegacySubscriptions(mcp, app.hub, owner);
   def.setup(mcp, scope);

@@ -16,7 +16,9 @@ import { type Flow, runFlow } from '../mrtr/flow.js';
 import { CancelledError } from '../progress/cancel.js';
 import { type ProgressReporter, progress } from '../progress/reporter.js';
 import type { RootSet } from '../roots/root-set.js';
+import type { TaskSupport } from '../tasks/shapes.js';
 import type { Scope } from './app.js';
+import { withCachedJsonSchema } from './json-schema-cache.js';
 
 /** What a tool handler gets besides its arguments. */
 export interface ToolCall {
@@ -49,6 +51,16 @@ export interface ToolDefinition<
   input: I;
   output?: O;
   annotations: Omit<ToolAnnotations, 'title'> & { readOnlyHint: boolean };
+  /**
+   * Lets a 2026-era client that declares the tasks extension get a task handle at once and poll
+   * for the result (see `@mcpkit/core/tasks`). The 2025 era has no tasks: the tool runs as usual.
+   */
+  task?: TaskSupport;
+  /**
+   * Questions settled in the request itself (`call.flow.ask`, multi-round) before a task is made;
+   * `run` reads their answers under the same keys. Without a task it just runs before `run`.
+   */
+  beforeTask?(args: z.infer<I>, call: ToolCall): void | Promise<void>;
   run(
     args: z.infer<I>,
     call: ToolCall,
@@ -116,23 +128,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject | unde
       const result = await runFlow(
         ctx,
         { era: scope.era, mcp, codec: app.stateCodec, op: `tools/call:${def.name}`, args },
-        async (flow) => {
-          const call: ToolCall = {
-            flow,
-            ctx,
-            signal: ctx.mcpReq.signal,
-            progress: progress(ctx, { base: flow.round }),
-            log: mcpLog(ctx, app.log, def.name),
-            scope,
-            roots: async () => {
-              if (!scope.roots) throw new Error(`${def.name} needs roots but the app has no directories`);
-              return scope.roots.forCall(flow);
-            },
-          };
-          const out = await def.run(args, call);
-          call.progress.flush();
-          return out;
-        },
+        (flow) => runRound(scope, def, args, ctx, flow),
       );
       if (isInputRequiredResult(result)) return result;
       return toCallToolResult(app.outputLimitBytes, result as ToolOutput, def.output !== undefined);
@@ -153,11 +149,49 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject | unde
       title: def.title,
       description: def.description,
       inputSchema: strictInput(def.input),
-      ...(def.output ? { outputSchema: def.output } : {}),
+      ...(def.output ? { outputSchema: withCachedJsonSchema(def.output) } : {}),
       annotations: { title: def.title, ...def.annotations },
     },
     handler,
   );
+  // In the 2026 era a client that declares the tasks extension may get it as a task instead.
+  if (def.task) scope.tasks?.offer(scope, def);
+}
+
+/** What one round of a call hands the tool. */
+export function toolCall<I extends z.ZodObject, O extends z.ZodObject | undefined>(
+  scope: Scope,
+  def: ToolDefinition<I, O>,
+  flow: Flow,
+  ctx: ServerContext,
+): ToolCall {
+  return {
+    flow,
+    ctx,
+    signal: ctx.mcpReq.signal,
+    progress: progress(ctx, { base: flow.round }),
+    log: mcpLog(ctx, scope.app.log, def.name),
+    scope,
+    roots: async () => {
+      if (!scope.roots) throw new Error(`${def.name} needs roots but the app has no directories`);
+      return scope.roots.forCall(flow);
+    },
+  };
+}
+
+/** One round of a call, as core's flow runs it: the questions to settle first, then the work. */
+export async function runRound<I extends z.ZodObject, O extends z.ZodObject | undefined>(
+  scope: Scope,
+  def: ToolDefinition<I, O>,
+  args: z.infer<I>,
+  ctx: ServerContext,
+  flow: Flow,
+): Promise<ToolOutput> {
+  const call = toolCall(scope, def, flow, ctx);
+  await def.beforeTask?.(args, call);
+  const out = await def.run(args, call);
+  call.progress.flush();
+  return out;
 }
 
 const strict = new WeakMap<z.ZodObject, z.ZodObject>();
@@ -166,16 +200,17 @@ const strict = new WeakMap<z.ZodObject, z.ZodObject>();
  * The tool's input schema with unknown arguments refused, not ignored: a misspelt `confirm` must not
  * pass silently. Built once per definition, since a 2026 HTTP request builds a fresh instance.
  */
-function strictInput(input: z.ZodObject): z.ZodObject {
+export function strictInput(input: z.ZodObject): z.ZodObject {
   let schema = strict.get(input);
   if (!schema) {
-    schema = input.strict();
+    schema = withCachedJsonSchema(input.strict());
     strict.set(input, schema);
   }
   return schema;
 }
 
-function toCallToolResult(limit: number, out: ToolOutput, hasOutputSchema: boolean): CallToolResult {
+/** The wire result of a tool's output: text held to the output budget, structured data beside it. */
+export function toCallToolResult(limit: number, out: ToolOutput, hasOutputSchema: boolean): CallToolResult {
   const cut = truncateText(out.text, limit, {
     continuation: 'Ask for less: a smaller range, a page size or a narrower pattern.',
   });

@@ -8,6 +8,7 @@ import { registerFixtureResources } from './resources.js';
 import { runtimeTools } from './runtime-tools.js';
 import { registerSchemaTools } from './schema-tools.js';
 import { statelessTools } from './stateless-tools.js';
+import { taskTools } from './task-tools.js';
 
 /** The fixture surface of one app: registers it on every instance the app builds. */
 export interface ConformanceFixtures {
@@ -29,6 +30,7 @@ export function conformanceFixtures(): ConformanceFixtures {
         ...clientInputTools,
         ...mrtrTools,
         ...statelessTools,
+        ...taskTools,
       ]) {
         registerTool(scope, tool);
       }

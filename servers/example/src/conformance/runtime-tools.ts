@@ -55,4 +55,19 @@ export const runtimeTools = [
       return { text: 'Reported progress 0, 50 and 100 of 100.' };
     },
   }),
+  defineTool({
+    name: 'test_reconnection',
+    title: 'Reconnection',
+    description:
+      'Closes its own 2025 HTTP answer stream at once, then answers after 1.5 s: the client must resume the stream (Last-Event-ID) to get the result.',
+    input: NO_ARGS,
+    annotations: READ_ONLY,
+    async run(_args, call) {
+      // The SDK offers closing the stream only where an event store can replay it (2025 HTTP);
+      // elsewhere the call simply waits and answers.
+      call.ctx.http?.closeSSE?.();
+      await sleep(1500, undefined, { signal: call.signal });
+      return { text: 'Reconnection test completed' };
+    },
+  }),
 ];
