@@ -11,8 +11,9 @@ import { UserError } from '../src/errors/index.js';
 import type { Answer } from '../src/mrtr/answers.js';
 import { httpFactory, startHttpServer } from '../src/runner/index.js';
 import { type App, createApp, defineTool, registerTool } from '../src/server/index.js';
+import { TASKS_EXTENSION } from '../src/tasks/extension.js';
 import { connect } from '../src/testing/index.js';
-import { httpWire, TASKS, until, type Wire, wire } from './tasks-wire.js';
+import { httpTaskWire, type TaskWire, taskWire, untilTask } from '../src/testing/task-wire.js';
 
 const NO_ARGS = z.object({});
 const RO = { readOnlyHint: true } as const;
@@ -142,8 +143,8 @@ function makeApp(): App {
   return app;
 }
 
-async function connectWire(app: App, defaults: { tasks?: boolean } = {}): Promise<Wire> {
-  const w = await wire(app, defaults);
+async function connectWire(app: App, defaults: { tasks?: boolean } = {}): Promise<TaskWire> {
+  const w = await taskWire(app, defaults);
   open.push(w);
   return w;
 }
@@ -154,7 +155,7 @@ describe('tasks, 2026 era', () => {
   it('advertises the extension under capabilities.extensions, never capabilities.tasks', async () => {
     const w = await connectWire(makeApp());
     const found = await w.request('server/discover');
-    expect(found.capabilities.extensions).toEqual({ [TASKS]: {} });
+    expect(found.capabilities.extensions).toEqual({ [TASKS_EXTENSION]: {} });
     expect(found.capabilities).not.toHaveProperty('tasks');
   });
 
@@ -170,7 +171,7 @@ describe('tasks, 2026 era', () => {
     }
     const first = await w.request('tasks/get', { taskId: created.taskId });
     expect(first.taskId).toBe(created.taskId);
-    const done = await until(w, created.taskId, 'completed');
+    const done = await untilTask(w, created.taskId, 'completed');
     expect(done).toMatchObject({ resultType: 'complete', status: 'completed' });
     expect(done.result).toEqual({ content: [{ type: 'text', text: 'echo: hi' }] });
     expect(done).not.toHaveProperty('requestState');
@@ -200,7 +201,7 @@ describe('tasks, 2026 era', () => {
     const w = await connectWire(makeApp(), { tasks: false });
     const refused = await w.error('tools/call', { name: 'only_task', arguments: {} });
     expect(refused.code).toBe(-32021);
-    expect(refused.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
+    expect(refused.data).toEqual({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
       const error = await w.error(method, { taskId: 'whatever', inputResponses: {} });
       expect(error.code, method).toBe(-32021);
@@ -215,7 +216,7 @@ describe('tasks, 2026 era', () => {
       verifyToken: (token) => (clients.has(token) ? token : undefined),
     });
     open.push(http);
-    const w = httpWire(http.url);
+    const w = httpTaskWire(http.url);
     const alice = { clientId: 'alice' };
     const created = await w.request('tools/call', { name: 'sleepy', arguments: {} }, alice);
     expect((await w.request('tasks/get', { taskId: created.taskId }, alice)).status).toBe('working');
@@ -254,7 +255,7 @@ describe('tasks, 2026 era', () => {
     expect((await w.request('tasks/get', { taskId: created.taskId })).status).toBe('cancelled');
 
     const quick = await w.request('tools/call', { name: 'echo_task', arguments: { text: 'x' } });
-    await until(w, quick.taskId, 'completed');
+    await untilTask(w, quick.taskId, 'completed');
     expect((await w.request('tasks/cancel', { taskId: quick.taskId })).resultType).toBe('complete');
     expect((await w.request('tasks/get', { taskId: quick.taskId })).status).toBe('completed');
   });
@@ -262,7 +263,7 @@ describe('tasks, 2026 era', () => {
   it('reports a tool error as completed with isError, and a protocol error as failed', async () => {
     const w = await connectWire(makeApp());
     const soft = await w.request('tools/call', { name: 'user_fail', arguments: {} });
-    const softDone = await until(w, soft.taskId, 'completed');
+    const softDone = await untilTask(w, soft.taskId, 'completed');
     expect(softDone.status).toBe('completed');
     expect(softDone.result).toEqual({
       isError: true,
@@ -270,7 +271,7 @@ describe('tasks, 2026 era', () => {
     });
 
     const hard = await w.request('tools/call', { name: 'explode', arguments: {} });
-    const hardDone = await until(w, hard.taskId, 'failed');
+    const hardDone = await untilTask(w, hard.taskId, 'failed');
     expect(hardDone.status).toBe('failed');
     expect(hardDone.error).toEqual({ code: -32603, message: 'The backend refused the job.' });
     expect(hardDone.statusMessage).toBe('The backend refused the job.');
@@ -280,7 +281,7 @@ describe('tasks, 2026 era', () => {
   it('asks through tasks/get and resumes on tasks/update, one answer at a time', async () => {
     const w = await connectWire(makeApp());
     const created = await w.request('tools/call', { name: 'two_questions', arguments: {} });
-    const waiting = await until(w, created.taskId, 'input_required');
+    const waiting = await untilTask(w, created.taskId, 'input_required');
     expect(waiting.status).toBe('input_required');
     expect(Object.keys(waiting.inputRequests).sort()).toEqual(['first', 'second']);
     expect(waiting.inputRequests.first.method).toBe('elicitation/create');
@@ -298,14 +299,14 @@ describe('tasks, 2026 era', () => {
       taskId: created.taskId,
       inputResponses: { second: { action: 'accept', content: { name: 'Grace' } } },
     });
-    const done = await until(w, created.taskId, 'completed');
+    const done = await untilTask(w, created.taskId, 'completed');
     expect(text(done.result)).toBe('Ada and Grace');
   });
 
   it('fails a task whose question the client declared it cannot answer, instead of parking it', async () => {
     const w = await connectWire(makeApp());
     const created = await w.request('tools/call', { name: 'needs_roots', arguments: {} });
-    const done = await until(w, created.taskId, 'failed');
+    const done = await untilTask(w, created.taskId, 'failed');
     expect(done.status).toBe('failed');
     expect(done.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { roots: {} } } });
   });
@@ -325,14 +326,14 @@ describe('tasks, 2026 era', () => {
     expect(round2.resultType).toBe('task');
     expect(round2).not.toHaveProperty('requestState');
     expect(round2).not.toHaveProperty('inputRequests');
-    const done = await until(w, round2.taskId, 'completed');
+    const done = await untilTask(w, round2.taskId, 'completed');
     expect(text(done.result)).toBe('Hello, Alice!');
   });
 
   it('keeps the output schema’s structured content in the task result', async () => {
     const w = await connectWire(makeApp());
     const created = await w.request('tools/call', { name: 'measured', arguments: {} });
-    const done = await until(w, created.taskId, 'completed');
+    const done = await untilTask(w, created.taskId, 'completed');
     expect(done.result.structuredContent).toEqual({ n: 3 });
   });
 

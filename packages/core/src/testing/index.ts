@@ -3,3 +3,12 @@ export { type HttpBin, type StartHttpBinOptions, startHttpBin, userNode } from '
 export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';
 export { type Notification, NotificationLog } from './notifications.js';
+export {
+  httpTaskWire,
+  type TaskWire,
+  TaskWireError,
+  type TaskWireRequestOptions,
+  type TaskWireResult,
+  taskWire,
+  untilTask,
+} from './task-wire.js';

@@ -9,6 +9,7 @@ const Hit = z.object({ note: z.string(), line: z.number(), text: z.string() });
 /**
  * Finds a word in every note, reporting progress per note and stopping promptly when cancelled.
  * `delayMs` slows each note down, so a demo (and a test) can watch progress and cancel mid-way.
+ * A 2026 client that declares the tasks extension gets a task to poll instead of waiting.
  */
 export const searchNotes = defineTool({
   name: 'search_notes',
@@ -20,6 +21,7 @@ export const searchNotes = defineTool({
   }),
   output: z.object({ hits: z.array(Hit), scanned: z.number() }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  task: 'optional',
   async run({ query, delayMs = 0 }, call) {
     const store = new NoteStore(await call.roots());
     const notes = await store.list();

@@ -1,16 +1,23 @@
 /**
- * A raw 2026-era client for the tasks tests. The SDK client (2.4) refuses a `resultType: "task"`
- * answer and knows no `tasks/*` methods, so these tests speak JSON-RPC themselves: in memory
- * through the same serving path as stdio, or over Streamable HTTP.
+ * A raw 2026-era client for testing tools that run as tasks (`@mcpkit/core/tasks`). The SDK
+ * client (2.4) refuses a `resultType: "task"` answer and knows no `tasks/*` methods, so this one
+ * speaks JSON-RPC itself: in memory through the same serving path as stdio, or over Streamable
+ * HTTP.
+ *
+ * @example
+ * ```ts
+ * const wire = await taskWire(app);
+ * const { taskId } = await wire.request('tools/call', { name: 'search_notes', arguments: { query: 'x' } });
+ * const done = await untilTask(wire, taskId, 'completed');
+ * ```
  */
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { serveAppStdio } from '../src/runner/stdio.js';
-import type { App } from '../src/server/app.js';
-
-export const TASKS = 'io.modelcontextprotocol/tasks';
+import { serveAppStdio } from '../runner/stdio.js';
+import type { App } from '../server/app.js';
+import { TASKS_EXTENSION } from '../tasks/extension.js';
 
 /** A JSON-RPC error answer, thrown by {@link Wire.request}. */
-export class WireError extends Error {
+export class TaskWireError extends Error {
   constructor(
     readonly code: number,
     message: string,
@@ -21,34 +28,45 @@ export class WireError extends Error {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: results are asserted field by field
-export type WireResult = Record<string, any>;
+export type TaskWireResult = Record<string, any>;
 
-export interface RequestOptions {
+export interface TaskWireRequestOptions {
   /** Declare the tasks extension on this request (default: the wire's own setting). */
   tasks?: boolean;
   /** The client this request comes from (HTTP only: sent as its bearer token). */
   clientId?: string;
 }
 
-export interface Wire {
-  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<WireResult>;
+export interface TaskWire {
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: TaskWireRequestOptions,
+  ): Promise<TaskWireResult>;
   /** The error a request is answered with; fails the test if it succeeds. */
-  error(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<WireError>;
+  error(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: TaskWireRequestOptions,
+  ): Promise<TaskWireError>;
   close(): Promise<void>;
 }
 
 interface Answer {
-  result?: WireResult;
-  error?: WireError;
+  result?: TaskWireResult;
+  error?: TaskWireError;
 }
 
 type Send = (message: JSONRPCMessage & { id: number; method: string }, clientId?: string) => Promise<Answer>;
 
-function clientWire(send: Send, defaults: { tasks?: boolean }, close: () => Promise<void>): Wire {
+function clientWire(send: Send, defaults: { tasks?: boolean }, close: () => Promise<void>): TaskWire {
   let next = 1;
-  const exchange = (method: string, params: Record<string, unknown>, options: RequestOptions) => {
+  const exchange = (method: string, params: Record<string, unknown>, options: TaskWireRequestOptions) => {
     const tasks = options.tasks ?? defaults.tasks ?? true;
-    const capabilities = { elicitation: { form: {} }, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) };
+    const capabilities = {
+      elicitation: { form: {} },
+      ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+    };
     const meta = (params._meta ?? {}) as Record<string, unknown>;
     const message = {
       jsonrpc: '2.0' as const,
@@ -69,13 +87,13 @@ function clientWire(send: Send, defaults: { tasks?: boolean }, close: () => Prom
   return {
     async request(method, params = {}, options = {}) {
       const answer = await exchange(method, params, options);
-      if (answer.error) throw new WireError(answer.error.code, answer.error.message, answer.error.data);
-      return answer.result as WireResult;
+      if (answer.error) throw new TaskWireError(answer.error.code, answer.error.message, answer.error.data);
+      return answer.result as TaskWireResult;
     },
     async error(method, params = {}, options = {}) {
       const answer = await exchange(method, params, options);
       if (!answer.error) throw new Error(`${method} succeeded: ${JSON.stringify(answer.result)}`);
-      return new WireError(answer.error.code, answer.error.message, answer.error.data);
+      return new TaskWireError(answer.error.code, answer.error.message, answer.error.data);
     },
     close,
   };
@@ -85,7 +103,7 @@ function clientWire(send: Send, defaults: { tasks?: boolean }, close: () => Prom
  * Connects to `app` in memory as a 2026 client that declares the tasks extension unless told
  * otherwise. Memory, like stdio, carries no authentication: every request is the same principal.
  */
-export async function wire(app: App, defaults: { tasks?: boolean } = {}): Promise<Wire> {
+export async function taskWire(app: App, defaults: { tasks?: boolean } = {}): Promise<TaskWire> {
   const [client, server] = InMemoryTransport.createLinkedPair();
   const handle = serveAppStdio(app, { transport: server });
   const pending = new Map<number, (answer: Answer) => void>();
@@ -116,7 +134,7 @@ function mcpName(message: { method: string; params?: Record<string, unknown> }):
 }
 
 /** A 2026 client over Streamable HTTP, one POST per request, each its own server instance. */
-export function httpWire(url: string, defaults: { tasks?: boolean } = {}): Wire {
+export function httpTaskWire(url: string, defaults: { tasks?: boolean } = {}): TaskWire {
   const send: Send = async (message, clientId) => {
     const name = mcpName(message);
     const response = await fetch(url, {
@@ -147,12 +165,12 @@ export function httpWire(url: string, defaults: { tasks?: boolean } = {}): Wire 
 }
 
 /** Polls `tasks/get` until the task reaches `status` or ends. */
-export async function until(
-  w: Wire,
+export async function untilTask(
+  w: TaskWire,
   taskId: string,
   status: string,
-  options: RequestOptions = {},
-): Promise<WireResult> {
+  options: TaskWireRequestOptions = {},
+): Promise<TaskWireResult> {
   const deadline = Date.now() + 5_000;
   for (;;) {
     const task = await w.request('tasks/get', { taskId }, options);
