@@ -56,7 +56,21 @@ beforeEach(() => {
     }),
   );
   write('node_modules/esm-dep/lib/package.json', JSON.stringify({ type: 'module' }));
-  write('node_modules/esm-dep/lib/index.js', 'export const shout = (s) => s.toUpperCase();\n');
+  write(
+    'node_modules/esm-dep/lib/index.js',
+    [
+      // A file that ships a copy of another package inside it, marked as rolldown marks them.
+      '//#region ../../node_modules/.pnpm/tiny-copied@2.0.1/node_modules/tiny-copied/index.js',
+      'const copied = (s) => s;',
+      '//#endregion',
+      'export const shout = (s) => copied(s).toUpperCase();',
+    ].join('\n'),
+  );
+  write(
+    'node_modules/tiny-copied/package.json',
+    JSON.stringify({ name: 'tiny-copied', version: '2.0.3', license: 'MIT' }),
+  );
+  write('node_modules/tiny-copied/LICENSE', 'MIT License\n\nCopyright (c) tiny-copied authors\n');
 });
 
 afterEach(() => rmSync(app, { recursive: true, force: true }));
@@ -82,12 +96,16 @@ describe('bundleBin', () => {
     expect(result.packages.map((p) => `${p.name}@${p.version} ${p.license}`)).toEqual([
       'cjs-dep@1.2.3 MIT',
       'esm-dep@0.4.0 ISC',
+      'tiny-copied@2.0.1 MIT',
     ]);
     expect(result.noticesFile).toBe(join(app, 'dist/bin.js.LICENSE.txt'));
     const notices = readFileSync(result.noticesFile, 'utf8');
     expect(notices).toContain('## cjs-dep@1.2.3 (MIT)\n\nMIT License\n\nCopyright (c) cjs-dep authors');
     expect(notices).toContain(
       '## esm-dep@0.4.0 (ISC)\n\nThis package ships no license file; its package.json declares ISC.',
+    );
+    expect(notices).toContain(
+      '## tiny-copied@2.0.1 (MIT)\n\nCopied into the published files of esm-dep.\n\nMIT License\n\nCopyright (c) tiny-copied authors',
     );
     expect(notices).not.toContain('fixture-app');
     expect(readFileSync(result.outfile, 'utf8')).toContain('see bin.js.LICENSE.txt');
@@ -101,7 +119,7 @@ describe('mcpkit-bundle', () => {
     const run = cli([]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /^dist\/bin\.js: \d+ KiB, 2 third-party packages \(licenses in dist\/bin\.js\.LICENSE\.txt\)\n$/,
+      /^dist\/bin\.js: \d+ KiB, 3 third-party packages \(licenses in dist\/bin\.js\.LICENSE\.txt\)\n$/,
     );
   });
 

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '@mcpkit/core/errors';
 import type { JsonValue, PageSource } from '@mcpkit/core/pagination';
@@ -89,24 +88,23 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
 let workerUrl: URL | undefined;
 
 /**
- * Where the worker script is, relative to the module that runs this code:
- * - compiled, content-worker.js sits beside this module (dist/fs/);
- * - in the bundled bin (dist/bin.js) this code sits in dist/, and the worker stays the compiled
- *   file in dist/fs/ (it imports only Node built-ins, so it needs no bundle of its own);
+ * Where the worker script is, from where this code runs (never a folder above the package):
  * - run from src/ (vitest transforms TypeScript in its own module graph, but a worker thread is a
  *   plain Node thread and Node 20 cannot load a .ts file), the package's build output is used:
- *   `turbo run test` builds first, and the tests build that one file when it is missing.
+ *   `turbo run test` builds first, and the tests build that one file when it is missing;
+ * - compiled, content-worker.js sits beside this module (dist/fs/);
+ * - in the bundled bin (dist/bin.js) this code sits in dist/, and the worker stays the compiled
+ *   file in dist/fs/ (it imports only Node built-ins, so it needs no bundle of its own).
  */
-const WORKER_CANDIDATES = [
-  './content-worker.js',
-  './fs/content-worker.js',
-  '../../dist/fs/content-worker.js',
-];
-
 export function contentWorkerUrl(): URL {
   if (!workerUrl) {
-    const candidates = WORKER_CANDIDATES.map((path) => new URL(path, import.meta.url));
-    workerUrl = candidates.find((url) => existsSync(url)) ?? (candidates[0] as URL);
+    const here = import.meta.url;
+    const relative = here.endsWith('/src/fs/content-search.ts')
+      ? '../../dist/fs/content-worker.js'
+      : here.endsWith('/fs/content-search.js')
+        ? './content-worker.js'
+        : './fs/content-worker.js';
+    workerUrl = new URL(relative, here);
   }
   return workerUrl;
 }
