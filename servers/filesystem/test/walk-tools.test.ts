@@ -192,9 +192,7 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
 
   it('search_files: a name glob at any depth, a path glob, a plain word, excludes', async () => {
     const names = async (args: Record<string, unknown>) =>
-      data<{ matches: string[] }>(await s.callTool('search_files', { path: w.allowed, ...args })).matches.map(
-        (m) => m.slice(w.allowed.length + 1),
-      );
+      data<{ matches: string[] }>(await s.callTool('search_files', { path: w.allowed, ...args })).matches;
     expect(await names({ pattern: '*.ts' })).toEqual([
       'a.ts',
       'src/gen/out.ts',
@@ -215,6 +213,14 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
     );
   });
 
+  it('search_files lists absolute paths as text and the same matches relative to root as data', async () => {
+    const r = await s.callTool('search_files', { path: 'src', pattern: '*.ts' });
+    const { root, matches } = data<{ root: string; matches: string[] }>(r);
+    expect(root).toBe(join(w.allowed, 'src'));
+    expect(matches).toEqual(['gen/out.ts', 'index.ts', 'util.ts']);
+    expect(textOf(r).split('\n')).toEqual(matches.map((m) => join(root, m)));
+  });
+
   it('search_files pages by resuming the walk, and refuses a forged or foreign cursor', async () => {
     const all: string[] = [];
     let cursor: string | undefined;
@@ -228,7 +234,7 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
     } while (cursor && pages < 20);
     expect(pages).toBe(5);
     expect(new Set(all).size).toBe(all.length);
-    expect(all.map((m) => m.slice(w.allowed.length + 1))).toEqual([
+    expect(all).toEqual([
       '.gitignore',
       'README.md',
       'a.ts',

@@ -1,12 +1,13 @@
 import { UserError } from '@mcpkit/core/errors';
+import { type Atom, compileName, type NameTest } from './glob-name.js';
 
 /**
  * Glob matching without regular expressions. A glob compiled to a regex (as picomatch and the
  * `ignore` package do) backtracks: `*a*a*a*a*a*a*b` against a long name of `a`s, or
  * `**\/x/**\/x/**\/y` against a deep `x/x/x/…` path, takes minutes on the server's only thread,
- * and a regex cannot be interrupted. Here a name is matched by the greedy wildcard algorithm and a
- * path by the same algorithm over its segments, so one test costs at most (pattern length) ×
- * (path length) steps, whatever the pattern.
+ * and a regex cannot be interrupted. Here a name is matched by literal pieces or the greedy
+ * wildcard algorithm (`glob-name.ts`) and a path by the same algorithm over its segments, so one
+ * test costs at most (pattern length) × (path length) steps, whatever the pattern.
  *
  * Syntax: `*` (any run of characters within a name), `?` (one character), `[abc]`, `[a-z]`,
  * `[!a]` / `[^a]`, `\` to escape, `**` as a whole segment (any number of directories, none
@@ -16,12 +17,6 @@ import { UserError } from '@mcpkit/core/errors';
 
 /** Most alternatives `{…}` groups may expand a pattern to. */
 export const MAX_ALTERNATIVES = 64;
-
-type Atom =
-  | { kind: 'char'; ch: string }
-  | { kind: 'any' }
-  | { kind: 'star' }
-  | { kind: 'class'; negated: boolean; singles: string; ranges: [string, string][] };
 
 /** One segment of a pattern: `**`, or a name pattern. */
 type Segment = { kind: 'globstar' } | { kind: 'name'; atoms: Atom[] };
@@ -47,11 +42,43 @@ export type GlobTest = (path: string) => boolean;
  */
 export function compileGlobTest(pattern: string, options: GlobMatchOptions = {}): GlobTest {
   const expanded = options.braces === false ? [pattern] : expandBraces(pattern);
-  const alternatives = expanded.map((alt) => parseSegments(alt, options));
+  const tests = expanded.map((alt) => compileSegments(parseSegments(alt, options), options.nocase ?? false));
+  const nocase = options.nocase ?? false;
+  if (tests.length === 1) {
+    const only = tests[0]!;
+    return nocase ? (path) => only(path.toLowerCase()) : only;
+  }
   return (path) => {
-    const parts = path.split('/').map((part) => chars(part, options.nocase));
-    return alternatives.some((segments) => matchSegments(segments, parts, options.nocase ?? false));
+    const text = nocase ? path.toLowerCase() : path;
+    return tests.some((test) => test(text));
   };
+}
+
+/**
+ * The test of one alternative. The shapes searches use most are decided without splitting the
+ * path: `**\/*.ts` looks only at the last name, and a pattern without `**` needs exactly as many
+ * segments as it has.
+ */
+function compileSegments(segments: readonly Segment[], nocase: boolean): GlobTest {
+  const names = segments.map((s) => (s.kind === 'name' ? compileName(s.atoms, nocase) : undefined));
+  const globstars = segments.filter((s) => s.kind === 'globstar').length;
+  if (segments.length === 0) return () => false;
+  if (globstars === segments.length) return () => true;
+  if (globstars === 1 && segments.length === 2 && segments[0]!.kind === 'globstar') {
+    const last = names[1]!;
+    return (path) => last(path.slice(path.lastIndexOf('/') + 1));
+  }
+  if (globstars === 0) {
+    if (segments.length === 1) {
+      const only = names[0]!;
+      return (path) => !path.includes('/') && only(path);
+    }
+    return (path) => {
+      const parts = path.split('/');
+      return parts.length === names.length && parts.every((part, i) => names[i]!(part));
+    };
+  }
+  return (path) => matchSegments(names, path.split('/'));
 }
 
 /** True when `pattern` holds a glob character (`*`, `?`, `[`, `{`) that is not escaped. */
@@ -62,11 +89,6 @@ export function hasGlobSyntax(pattern: string): boolean {
     else if (ch === '*' || ch === '?' || ch === '[' || ch === '{') return true;
   }
   return false;
-}
-
-// Code points, folded when matching ignores case: `?` matches one character, never half of one.
-function chars(text: string, nocase: boolean | undefined): string[] {
-  return Array.from(nocase ? text.toLowerCase() : text);
 }
 
 function parseSegments(pattern: string, options: GlobMatchOptions): Segment[] {
@@ -163,44 +185,23 @@ function parseClass(
   return undefined;
 }
 
-function matchesOne(atom: Atom, ch: string, nocase: boolean): boolean {
-  switch (atom.kind) {
-    case 'char':
-      return atom.ch === ch;
-    case 'any':
-      return true;
-    case 'class': {
-      const inClass = (c: string) =>
-        atom.singles.includes(c) || atom.ranges.some(([a, b]) => c >= a && c <= b);
-      const hit = inClass(ch) || (nocase && inClass(ch.toUpperCase()));
-      return hit !== atom.negated;
-    }
-    default:
-      return false;
-  }
-}
-
 /**
- * The greedy wildcard algorithm: on a mismatch, go back to the last star and let it take one more
- * item. Each (pattern position, text position) pair is visited at most once per star, so the work
- * is bounded by the product of the lengths, never exponential.
+ * The greedy wildcard algorithm over segments (`undefined` is `**`): on a mismatch, go back to the
+ * last `**` and let it take one more segment. Each (pattern position, path position) pair is
+ * visited at most once per `**`, so the work is bounded by the product of the lengths.
  */
-function greedy<P, T>(
-  pattern: readonly P[],
-  text: readonly T[],
-  isStar: (p: P) => boolean,
-  one: (p: P, t: T) => boolean,
-): boolean {
+function matchSegments(names: readonly (NameTest | undefined)[], parts: readonly string[]): boolean {
   let p = 0;
   let t = 0;
   let starP = -1;
   let starT = 0;
-  while (t < text.length) {
-    const current = pattern[p];
-    if (current !== undefined && isStar(current)) {
+  while (t < parts.length) {
+    const inPattern = p < names.length;
+    const current = names[p];
+    if (inPattern && current === undefined) {
       starP = p++;
       starT = t;
-    } else if (current !== undefined && one(current, text[t]!)) {
+    } else if (current?.(parts[t]!)) {
       p++;
       t++;
     } else if (starP >= 0) {
@@ -210,26 +211,8 @@ function greedy<P, T>(
       return false;
     }
   }
-  while (p < pattern.length && isStar(pattern[p]!)) p++;
-  return p === pattern.length;
-}
-
-function matchName(atoms: readonly Atom[], name: readonly string[], nocase: boolean): boolean {
-  return greedy(
-    atoms,
-    name,
-    (a) => a.kind === 'star',
-    (a, ch) => matchesOne(a, ch, nocase),
-  );
-}
-
-function matchSegments(segments: readonly Segment[], parts: readonly string[][], nocase: boolean): boolean {
-  return greedy(
-    segments,
-    parts,
-    (s) => s.kind === 'globstar',
-    (s, part) => s.kind === 'name' && matchName(s.atoms, part, nocase),
-  );
+  while (p < names.length && names[p] === undefined) p++;
+  return p === names.length;
 }
 
 /**

@@ -49,9 +49,13 @@ export function compileGlob(pattern: string, options: { substring?: boolean } = 
   }
   // Nothing left to match ("/" alone): it names the root itself, which is never an entry.
   if (body === '') return () => negated;
-  const onName = !anchored && !body.includes('/');
+  // `**/*.ts` matches exactly the entries whose name matches `*.ts`: test the name the walk already
+  // has rather than the path. It stays a glob (a plain word after `**/` is no substring search).
+  const anyDepth = nameAtAnyDepth(body);
+  if (anyDepth !== undefined) body = anyDepth;
+  const onName = anyDepth !== undefined || (!anchored && !body.includes('/'));
   let test: (text: string) => boolean;
-  if (options.substring && onName && !negated && !hasGlobSyntax(body)) {
+  if (options.substring && onName && anyDepth === undefined && !negated && !hasGlobSyntax(body)) {
     const needle = body.toLowerCase();
     test = (name) => name.toLowerCase().includes(needle);
   } else {
@@ -60,6 +64,14 @@ export function compileGlob(pattern: string, options: { substring?: boolean } = 
   }
   if (onName) return (_relative, name, isDirectory) => (!directoriesOnly || isDirectory) && test(name);
   return (relative, _name, isDirectory) => (!directoriesOnly || isDirectory) && test(relative);
+}
+
+/** The name pattern of `**\/name` (any number of leading `**\/`), or undefined for any other shape. */
+function nameAtAnyDepth(body: string): string | undefined {
+  let rest = body;
+  while (rest.startsWith('**/')) rest = rest.slice(3);
+  if (rest === body || rest === '' || rest === '**' || rest.includes('/')) return undefined;
+  return rest;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { PageSource } from '@mcpkit/core/pagination';
 import type { EntryMatcher } from './glob.js';
 import type { Positioned } from './paging.js';
 import { isSensitive, SENSITIVE_DIRS, SENSITIVE_PATTERNS } from './sensitive.js';
-import type { ExcludeTest, WalkEntry, WalkOptions, WalkPosition, WalkStats } from './walk.js';
+import type { EntryFilter, ExcludeTest, WalkEntry, WalkOptions, WalkPosition, WalkStats } from './walk.js';
 import { walk } from './walk.js';
 
 /** Counts what a listing left out on purpose, for the note that says so. */
@@ -17,7 +17,8 @@ export interface Hidden {
  * walking the entry, so a walk asks it only when a lower-cased path from the root contains the
  * literal part of some secret pattern (".env", ".pem", "id_rsa", ".ssh"…). Both sides lower-case
  * with `toLowerCase` and `isSensitive` only ever cuts names short, so nothing it flags is missed;
- * a pattern with other glob characters than `*` makes the test pass everything.
+ * a pattern with other glob characters than `*`, or a needle with a `/` (which could span two
+ * names), makes the test pass everything.
  */
 const mightBeSecret: (lowerCasePath: string) => boolean = (() => {
   const needles: string[] = [...SENSITIVE_DIRS];
@@ -26,7 +27,7 @@ const mightBeSecret: (lowerCasePath: string) => boolean = (() => {
     const pieces = pattern.toLowerCase().split('*');
     needles.push(pieces.reduce((a, b) => (b.length > a.length ? b : a), ''));
   }
-  if (needles.some((n) => n === '')) return () => true;
+  if (needles.some((n) => n === '' || n.includes('/'))) return () => true;
   const any = new RegExp(
     needles.map((n) => n.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
   );
@@ -39,6 +40,9 @@ const mightBeSecret: (lowerCasePath: string) => boolean = (() => {
  * rather than refused, so a listing of a project with a `.env` still works; `hidden.secrets`
  * counts them for a note. `root` is the real path walked: when it lies in a secret directory
  * (`~/.ssh`), everything under it is left out.
+ *
+ * The quick test looks at the entry's name and, once per directory, at the directory's path from
+ * the root: no needle holds a `/`, so that is the same as testing the whole relative path.
  */
 export function listingFilter(
   root: string,
@@ -48,9 +52,16 @@ export function listingFilter(
 ): ExcludeTest | undefined {
   if (!hideSecrets) return exclude;
   const inSecretDir = isSensitive(`${root}${sep}-`);
-  return (relative, name, isDirectory, path) => {
+  let lastParent: string | undefined;
+  let parentMaybe = false;
+  return (relative, name, isDirectory, path, parent) => {
     if (exclude?.(relative, name, isDirectory)) return true;
-    if (!inSecretDir && !(mightBeSecret(relative.toLowerCase()) && isSensitive(path))) return false;
+    if (parent !== lastParent) {
+      lastParent = parent;
+      parentMaybe = mightBeSecret(parent.toLowerCase());
+    }
+    if (!inSecretDir && !((parentMaybe || mightBeSecret(name.toLowerCase())) && isSensitive(path)))
+      return false;
     hidden.secrets++;
     return true;
   };
@@ -64,7 +75,7 @@ export function listingFilter(
 export function walkSource(
   root: string,
   options: Omit<WalkOptions, 'from' | 'signal'>,
-  keep?: (entry: WalkEntry) => boolean,
+  keep?: EntryFilter,
 ): PageSource<Positioned<WalkEntry, WalkPosition>, WalkPosition> {
   return async function* (from, signal) {
     const walkOptions: WalkOptions = { ...options };

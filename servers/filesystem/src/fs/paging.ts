@@ -61,9 +61,11 @@ export interface BoundedPage<T> {
 
 /**
  * One page of a resumable source, bounded by count (`pageSize`, through core's `paginateSource`)
- * and by the size of its text. When the text would pass the budget, the page ends at the last
+ * and by the size of its text. When the next item would pass the budget, the page ends at the last
  * item that fits and the cursor resumes right after it: nothing is skipped, and a huge directory
- * cannot blow the output limit. A cursor that fails verification becomes a one-sentence error.
+ * cannot blow the output limit. The source is not read past that item, so a walk stops where the
+ * page is full instead of walking on to `pageSize` items that the next page would walk again. A
+ * cursor that fails verification becomes a one-sentence error.
  *
  * @example
  * ```ts
@@ -75,9 +77,26 @@ export async function boundedPage<T, P extends CursorPosition>(
   options: BoundedPageOptions<T, P>,
 ): Promise<BoundedPage<T>> {
   const { codec, list, render, budgetBytes } = options;
+  // Texts of the items read, in order; one more than the page when paginateSource reads ahead.
+  const texts: string[] = [];
+  let used = 0;
+  let full = false;
+  const bounded: PageSource<Positioned<T, P>, P> = async function* (from, signal) {
+    for await (const item of source(from, signal)) {
+      const text = render(item.item.value);
+      used += utf8ByteLength(text) + 1;
+      // Always keep one item, so a page is never empty while items remain.
+      if (used > budgetBytes && texts.length > 0) {
+        full = true;
+        return;
+      }
+      texts.push(text);
+      yield item;
+    }
+  };
   let page: Page<Positioned<T, P>>;
   try {
-    page = await paginateSource(source, {
+    page = await paginateSource(bounded, {
       codec,
       list,
       cursor: options.cursor,
@@ -95,19 +114,10 @@ export async function boundedPage<T, P extends CursorPosition>(
       throw new UserError(INVALID_CURSOR_MESSAGE);
     throw error;
   }
-  const items: T[] = [];
-  const texts: string[] = [];
-  let used = 0;
-  for (const { value } of page.page) {
-    const text = render(value);
-    used += utf8ByteLength(text) + 1;
-    // Always keep one item, so a page is never empty while items remain.
-    if (used > budgetBytes && items.length > 0) {
-      const last = page.page[items.length - 1]!;
-      return { items, texts, nextCursor: codec.encode(list, last.position) };
-    }
-    items.push(value);
-    texts.push(text);
-  }
-  return { items, texts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  const items = page.page.map((positioned) => positioned.value);
+  texts.length = items.length;
+  const last = page.page[page.page.length - 1];
+  // Cut by the budget, the stream looked finished to paginateSource: the cursor is made here.
+  const nextCursor = page.nextCursor ?? (full && last ? codec.encode(list, last.position) : undefined);
+  return { items, texts, ...(nextCursor ? { nextCursor } : {}) };
 }

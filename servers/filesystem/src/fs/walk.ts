@@ -3,7 +3,7 @@ import { sep } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { checkpoint, throwIfAborted } from '@mcpkit/core/progress';
 import { GitignoreStack } from './gitignore.js';
-import { listDirectory } from './verified-listing.js';
+import { listDirectory, WalkLister } from './verified-listing.js';
 
 /** What an entry is, seen without following it: a symbolic link is a `symlink`, whatever it points to. */
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -39,16 +39,29 @@ export interface WalkStats {
   unreadable: number;
 }
 
-/** Decides, from the path relative to the walk root, that an entry is left out (and not entered). */
-export type ExcludeTest = (relative: string, name: string, isDirectory: boolean, path: string) => boolean;
+/**
+ * Decides, from the path relative to the walk root, that an entry is left out (and not entered).
+ * `parent` is the relative path of the entry's directory: the same string for every entry of one
+ * directory, so a test can do its per-directory work once.
+ */
+export type ExcludeTest = (
+  relative: string,
+  name: string,
+  isDirectory: boolean,
+  path: string,
+  parent: string,
+) => boolean;
+
+/** Decides from an entry's parts (path from the walk root, name, type) whether the walk yields it. */
+export type EntryFilter = (relative: string, name: string, type: EntryType) => boolean;
 
 /** What to walk and how: depth, filters, where to resume, cancellation. */
 export interface WalkOptions {
   /** Entries deeper than this are not listed; directories at this depth are not entered. Default: no limit. */
   maxDepth?: number;
   exclude?: ExcludeTest;
-  /** Entries it rejects are not yielded but still entered (a search's pattern, unlike `exclude`). */
-  match?: (entry: WalkEntry) => boolean;
+  /** Entries it rejects are not yielded (nor built) but still entered: a search's pattern. */
+  match?: EntryFilter;
   /**
    * Honour .gitignore files: those met on the way down, scoped to their directory, and those above
    * the root up to `boundary` (never above it). The `.git` directory is skipped too.
@@ -89,10 +102,9 @@ interface Frame {
 const MAX_NAMED_POSITION = 1024;
 
 /**
- * Directory listings read ahead of the walk. One listing at a time leaves the walk waiting on the
- * thread pool for each directory; a few in flight overlap those waits. Only listings are read ahead
- * (never file contents), of real directories below the root: a listing read for a directory that
- * then turns out excluded is dropped unseen.
+ * Directory listings read ahead once the walk lists through the thread pool (see `WalkLister`): a
+ * few in flight overlap the waits. Only listings of real directories below the root are read
+ * ahead; one for a directory that then turns out excluded is dropped unseen.
  */
 const READ_AHEAD = 8;
 
@@ -111,12 +123,15 @@ function typeOf(entry: Dirent): EntryType {
 }
 
 /**
- * An entry whose position is worked out only when asked for: most entries of a search are never
- * returned, so most positions would be built for nothing. The frame chain it keeps is immutable
- * where the position reads it (names, indices in parents).
+ * An entry whose position is worked out only when asked for: a tree never asks, and a search asks
+ * only for the entries it returns. The frame chain it reads (names, indices in parents: immutable)
+ * is let go once the position is built, or a page of thousands of entries would hold every listing
+ * of the walk, for the garbage collector to copy again and again.
  */
 class Entry implements WalkEntry {
   #position: WalkPosition | undefined;
+  #frame: Frame | undefined;
+  readonly #index: number;
 
   constructor(
     readonly path: string,
@@ -124,12 +139,18 @@ class Entry implements WalkEntry {
     readonly name: string,
     readonly type: EntryType,
     readonly depth: number,
-    private readonly frame: Frame,
-    private readonly index: number,
-  ) {}
+    frame: Frame,
+    index: number,
+  ) {
+    this.#frame = frame;
+    this.#index = index;
+  }
 
   get position(): WalkPosition {
-    this.#position ??= positionOf(this.frame, this.index);
+    if (!this.#position) {
+      this.#position = positionOf(this.#frame!, this.#index);
+      this.#frame = undefined;
+    }
     return this.#position;
   }
 }
@@ -153,15 +174,17 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
   // Awaiting once per entry would cost more than the walk itself; the signal is still read per entry.
   const tick = checkpoint(signal, Math.max(1, 256 / CHECK_EVERY));
 
+  const lister = new WalkLister();
   const pending = new Map<string, Promise<Dirent[]>>();
-  const list = (path: string): Promise<Dirent[]> => {
+  const list = (path: string): Dirent[] | Promise<Dirent[]> => {
     const early = pending.get(path);
     pending.delete(path);
-    return early ?? listDirectory(path);
+    return early ?? lister.list(path);
   };
-  // Starts reading the next directories of `frame` that the walk will enter.
+  // Starts reading the next directories of `frame` that the walk will enter (only once listings
+  // go through the thread pool: inline ones have no wait to overlap).
   const readAhead = (frame: Frame): void => {
-    if (frame.depth + 1 >= maxDepth) return;
+    if (lister.sync || frame.depth + 1 >= maxDepth) return;
     for (; frame.ahead < frame.entries.length && pending.size < READ_AHEAD; frame.ahead++) {
       const entry = frame.entries[frame.ahead]!;
       if (frame.ahead < frame.index || !entry.isDirectory()) continue;
@@ -233,12 +256,15 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
     const type = typeOf(dirent);
     const isDirectory = type === 'directory';
     const path = frame.prefix + name;
-    if (exclude?.(relative, name, isDirectory, path) || frame.ignore?.ignores(relative, name, isDirectory)) {
+    if (
+      exclude?.(relative, name, isDirectory, path, frame.relative) ||
+      frame.ignore?.ignores(relative, name, isDirectory)
+    ) {
       if (isDirectory) pending.delete(path);
       continue;
     }
-    const entry = new Entry(path, relative, name, type, frame.depth + 1, frame, frame.index - 1);
-    if (!match || match(entry)) yield entry;
+    if (!match || match(relative, name, type))
+      yield new Entry(path, relative, name, type, frame.depth + 1, frame, frame.index - 1);
     if (isDirectory) await descend(frame, dirent);
   }
 }

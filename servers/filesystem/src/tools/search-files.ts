@@ -11,6 +11,11 @@ import { isWalkPosition, type WalkOptions, walkStats } from '../fs/walk.js';
  * Finds files and directories whose names or paths match a glob, walking the tree once per page:
  * the cursor holds the walk position, so the next page resumes the walk where this one stopped.
  * Matching rules are in `compileGlob` (src/fs/glob.ts).
+ *
+ * The text lists absolute paths, as the official server does. `structuredContent` carries the same
+ * matches relative to `root`: repeating the directory on every one of thousands of lines would
+ * make the answer twice the size of its text, and a client's reader pays for an answer's size
+ * more than linearly (the SDK's stdio reader copies its buffer on every chunk).
  */
 export const searchFiles = defineTool({
   name: 'search_files',
@@ -26,7 +31,13 @@ export const searchFiles = defineTool({
     respectGitignore: z.boolean().optional().describe('Skip what .gitignore files ignore, and .git'),
     cursor: z.string().optional().describe('The nextCursor of the previous page, to continue'),
   }),
-  output: z.object({ matches: z.array(z.string()), nextCursor: z.string().optional() }),
+  output: z.object({
+    root: z.string().describe('Absolute path of the directory searched'),
+    matches: z
+      .array(z.string())
+      .describe('The matches on this page, as paths relative to root with "/" between names'),
+    nextCursor: z.string().optional().describe('Pass as cursor to get the next page'),
+  }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, call) {
     const dir = await resolveArg(call, args.path);
@@ -44,10 +55,10 @@ export const searchFiles = defineTool({
     if (exclude) options.exclude = exclude;
     if (args.respectGitignore) options.gitignore = { boundary: dir.root.path };
     let scanned = 0;
-    const source = walkSource(dir.real, options, (entry) => {
+    const source = walkSource(dir.real, options, (relative, name, type) => {
       if (++scanned % 256 === 0)
         call.progress.report(stats.entriesSeen, { message: `${stats.entriesSeen} entries scanned` });
-      return match(entry.relative, entry.name, entry.type === 'directory');
+      return match(relative, name, type === 'directory');
     });
     const shape = [dir.real, args.pattern, args.excludePatterns ?? [], args.respectGitignore ?? false];
     const page = await boundedPage(source, {
@@ -68,7 +79,8 @@ export const searchFiles = defineTool({
     return {
       text: lines.join('\n'),
       structured: {
-        matches: page.items.map((entry) => entry.path),
+        root: dir.real,
+        matches: page.items.map((entry) => entry.relative),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       },
     };
