@@ -137,10 +137,13 @@ describe('parseCommandLine', () => {
     );
   });
 
-  it('refuses a too-small --output-limit', () => {
-    expect(usageError(['--output-limit', '10']).message).toBe(
-      '--output-limit must be a whole number from 1024 to 8388608.',
-    );
+  it('refuses an --output-limit outside what a stdio client can take', () => {
+    for (const value of ['10', String(4 * 1024 * 1024 + 1)]) {
+      expect(usageError(['--output-limit', value]).message).toBe(
+        '--output-limit must be a whole number from 1024 to 4194304.',
+      );
+    }
+    expect(parseCommandLine(['--output-limit', '4194304']).common.outputLimitBytes).toBe(4194304);
   });
 
   it('refuses an unknown flag with one sentence that names it', () => {

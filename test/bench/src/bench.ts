@@ -217,7 +217,7 @@ async function serverSession<F extends { dir: string }>(
   let session: Session | undefined;
   let sampler: RssSampler | undefined;
   try {
-    session = await openSession(target, ctx.fixtures.dir);
+    session = await openSession(target, ctx.fixtures.dir, scenario.serverArgs?.[target.impl]);
     record.coldStartMs = session.coldStartMs;
     const pid = session.pid;
     sampler = new RssSampler(pid);

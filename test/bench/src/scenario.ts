@@ -46,6 +46,8 @@ export interface Scenario<F> {
    * undefined when that implementation has no such tool.
    */
   server: Record<string, ((session: Session, ctx: SessionContext<F>) => Promise<Op> | Op) | undefined>;
+  /** Extra command-line arguments for an implementation's server, before its directory. */
+  serverArgs?: Record<string, readonly string[]>;
   /** The same work in plain Node; undefined when there is no MCP-free equivalent (tools/list). */
   floor?: (ctx: SessionContext<F>) => Promise<Op> | Op;
 }

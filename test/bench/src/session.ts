@@ -79,11 +79,18 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** Spawns the server with `dir` as its only allowed directory and connects in the target's era. */
-export async function openSession(target: ServerTarget, dir: string): Promise<Session> {
+/**
+ * Spawns the server with `dir` as its only allowed directory (after `extraArgs`) and connects in
+ * the target's era.
+ */
+export async function openSession(
+  target: ServerTarget,
+  dir: string,
+  extraArgs: readonly string[] = [],
+): Promise<Session> {
   const transport = new InPlaceStdioTransport({
     command: process.execPath,
-    args: [target.bin, dir],
+    args: [target.bin, ...extraArgs, dir],
     env: getDefaultEnvironment(),
     stderr: 'pipe',
     maxBufferSize: BENCH_CLIENT_CAP_BYTES,

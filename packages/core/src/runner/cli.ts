@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { MAX_OUTPUT_LIMIT_BYTES, MIN_OUTPUT_LIMIT_BYTES } from '../limits/outputLimit.js';
 import { isLogLevel, type LogLevel } from '../logging/logger.js';
 
 /** The flags every mcpkit bin understands. */
@@ -133,7 +134,12 @@ export function parseCommandLine(argv: string[], extra: Record<string, ExtraOpti
       logLevel,
       readOnly: v['read-only'] === true,
       pageSize: int('page-size', v['page-size'] as string | undefined, 1, 10_000),
-      outputLimitBytes: int('output-limit', v['output-limit'] as string | undefined, 1024, 8 * 1024 * 1024),
+      outputLimitBytes: int(
+        'output-limit',
+        v['output-limit'] as string | undefined,
+        MIN_OUTPUT_LIMIT_BYTES,
+        MAX_OUTPUT_LIMIT_BYTES,
+      ),
     },
   };
 }
