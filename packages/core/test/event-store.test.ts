@@ -8,6 +8,7 @@ import { SeqRing } from '../src/runner/event-ring.js';
 import {
   DEFAULT_EVENT_STORE_LIMITS,
   EVENT_OVERHEAD_BYTES,
+  eventBytes,
   type SessionEventStore,
   SseEventStore,
 } from '../src/runner/event-store.js';
@@ -21,8 +22,8 @@ const answer = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {}
 /** What the SDK stores as a stream's priming event. */
 const PRIMING = {} as JSONRPCMessage;
 
-/** Bytes the store charges for `message`. */
-const cost = (message: JSONRPCMessage) => Buffer.byteLength(JSON.stringify(message)) + EVENT_OVERHEAD_BYTES;
+/** Bytes the store charges for `message`: two per character of its JSON, plus the fixed charge. */
+const cost = (message: JSONRPCMessage) => JSON.stringify(message).length * 2 + EVENT_OVERHEAD_BYTES;
 
 /** Replays after `id` and collects what was sent. */
 async function replay(view: SessionEventStore, id: EventId) {
@@ -169,7 +170,20 @@ describe('SseEventStore caps', () => {
     expect(store.size).toBe(5);
   });
 
-  it('keeps at most maxTotalBytes across sessions, evicting the oldest event first', async () => {
+  it('charges two bytes per character, what V8 may hold a string in, not its UTF-8 length', async () => {
+    const store = new SseEventStore();
+    const view = store.forSession();
+    // Latin-1 text plus one character beyond it: V8 stores the whole string two bytes a character.
+    const message = note(0) as { params: { data: string } } & JSONRPCMessage;
+    message.params.data = `${'a'.repeat(10_000)}\u2028`;
+    await view.storeEvent('s', message);
+    expect(store.bytes).toBe(cost(message));
+    expect(store.bytes).toBe(eventBytes(JSON.stringify(message)));
+    expect(store.bytes).toBeGreaterThan(2 * 10_000);
+    expect(store.bytes).toBeGreaterThan(Buffer.byteLength(JSON.stringify(message)) + EVENT_OVERHEAD_BYTES);
+  });
+
+  it('keeps at most maxTotalBytes across sessions, taking room from the session holding the most', async () => {
     const each = cost(note(1));
     const store = new SseEventStore({ maxTotalBytes: each * 4 });
     const a = store.forSession();
@@ -178,12 +192,43 @@ describe('SseEventStore caps', () => {
     const [b1, b2] = await storeAll(b, 's', [note(3), note(4)]);
     expect(store.bytes).toBe(each * 4);
 
+    // b is the one growing: with its new event it holds the most, so its oldest goes.
     const [b3] = await storeAll(b, 's', [note(5)]);
     expect(store.bytes).toBeLessThanOrEqual(each * 4);
     expect(store.size).toBe(4);
+    expect(await b.getStreamIdForEventId(b1 as EventId)).toBeUndefined();
+    expect((await replay(a, a1 as EventId)).sent.map((e) => e.id)).toEqual([a2]);
+    expect((await replay(b, b2 as EventId)).sent.map((e) => e.id)).toEqual([b3]);
+
+    // A new session holds the least: the room comes from a session holding the most (a, b tie).
+    const c = store.forSession();
+    const [c1] = await storeAll(c, 's', [note(6)]);
     expect(await a.getStreamIdForEventId(a1 as EventId)).toBeUndefined();
     expect((await replay(a, a2 as EventId)).sent).toEqual([]);
-    expect((await replay(b, b1 as EventId)).sent.map((e) => e.id)).toEqual([b2, b3]);
+    expect((await replay(b, b2 as EventId)).sent.map((e) => e.id)).toEqual([b3]);
+    expect(await c.getStreamIdForEventId(c1 as EventId)).toBe('s');
+  });
+
+  it("never lets one busy session push out a quiet session's events", async () => {
+    // Three-digit numbers: every message costs the same.
+    const each = cost(note(100));
+    const store = new SseEventStore({ maxTotalBytes: each * 10 });
+    const quiet = store.forSession();
+    const busy = store.forSession();
+    const [q1, q2] = await storeAll(quiet, '_GET_stream', [note(101), note(102)]);
+    const flood = await storeAll(
+      busy,
+      'post-1',
+      Array.from({ length: 100 }, (_, i) => note(200 + i)),
+    );
+    // More streams of the busy session: it gives up the oldest event across all of them.
+    const [other] = await storeAll(busy, 'post-2', [note(999)]);
+    expect(store.bytes).toBeLessThanOrEqual(each * 10);
+    expect((await replay(quiet, q1 as EventId)).sent.map((e) => e.id)).toEqual([q2]);
+    expect(await busy.getStreamIdForEventId(flood[0] as EventId)).toBeUndefined();
+    expect(await busy.getStreamIdForEventId(flood.at(-1) as EventId)).toBe('post-1');
+    expect(await busy.getStreamIdForEventId(other as EventId)).toBe('post-2');
+    expect(store.size).toBe(10);
   });
 
   it('never keeps an event larger than the byte cap, nor the events before it on its stream', async () => {

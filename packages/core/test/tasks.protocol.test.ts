@@ -2,12 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type InputRequest,
   inputRequired,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { UserError } from '../src/errors/index.js';
+import type { Logger } from '../src/logging/index.js';
 import type { Answer } from '../src/mrtr/answers.js';
 import { httpFactory, startHttpServer } from '../src/runner/index.js';
 import { type App, createApp, defineTool, registerTool } from '../src/server/index.js';
@@ -29,6 +31,16 @@ const nameOf = (answer: Answer | undefined) =>
 
 /** Where the sleepy tool's work is: it waits until aborted. */
 let sleepy: 'idle' | 'waiting' | 'stopped' = 'idle';
+
+/** Lets the progressive tool finish. */
+let releaseProgressive: () => void = () => {};
+
+const ASK_MODEL = inputRequired.createMessage({
+  messages: [{ role: 'user', content: { type: 'text', text: 'Pick a file.' } }],
+  maxTokens: 10,
+  tools: [{ name: 'list', inputSchema: { type: 'object' } }],
+  toolChoice: { mode: 'auto' },
+});
 
 const tools = [
   defineTool({
@@ -119,6 +131,84 @@ const tools = [
     },
   }),
   defineTool({
+    ...about('leaky'),
+    input: NO_ARGS,
+    annotations: RO,
+    task: 'optional',
+    run() {
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        'upstream failed reading /home/alice/.secret',
+        {
+          stack: new Error('inner').stack,
+        },
+      );
+    },
+  }),
+  defineTool({
+    ...about('bad_cursor'),
+    input: NO_ARGS,
+    annotations: RO,
+    task: 'optional',
+    run() {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'The cursor is not valid; list again from the start.',
+        {
+          path: '/srv/state/cursors.db',
+        },
+      );
+    },
+  }),
+  defineTool({
+    ...about('needs_sampling_tools'),
+    input: NO_ARGS,
+    annotations: RO,
+    task: 'optional',
+    run(_args, call) {
+      call.flow.ask('pick', ASK_MODEL);
+      return { text: 'picked' };
+    },
+  }),
+  defineTool({
+    ...about('needs_url'),
+    input: NO_ARGS,
+    annotations: RO,
+    task: 'optional',
+    run(_args, call) {
+      call.flow.ask(
+        'login',
+        inputRequired.elicitUrl({ message: 'Sign in.', url: 'https://example.com/login' }),
+      );
+      return { text: 'signed in' };
+    },
+  }),
+  defineTool({
+    ...about('needs_capability'),
+    input: NO_ARGS,
+    annotations: RO,
+    task: 'optional',
+    run() {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { roots: {} } },
+        'This tool needs the client to share its roots.',
+      );
+    },
+  }),
+  defineTool({
+    ...about('progressive'),
+    input: NO_ARGS,
+    annotations: RO,
+    task: 'optional',
+    async run(_args, call) {
+      call.progress.report(3, { total: 10, message: 'Indexed 3 of 10 files.' });
+      await new Promise<void>((resolve) => {
+        releaseProgressive = resolve;
+      });
+      return { text: 'indexed' };
+    },
+  }),
+  defineTool({
     ...about('plain'),
     input: NO_ARGS,
     annotations: RO,
@@ -131,14 +221,17 @@ afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-function makeApp(): App {
-  const app = createApp({
-    name: 'tasks-test',
-    version: '0',
-    setup(_mcp, scope) {
-      for (const tool of tools) registerTool(scope, tool);
+function makeApp(options: Parameters<typeof createApp>[1] = {}): App {
+  const app = createApp(
+    {
+      name: 'tasks-test',
+      version: '0',
+      setup(_mcp, scope) {
+        for (const tool of tools) registerTool(scope, tool);
+      },
     },
-  });
+    options,
+  );
   open.push(app);
   return app;
 }
@@ -151,6 +244,22 @@ async function connectWire(app: App, defaults: { tasks?: boolean } = {}): Promis
 
 const text = (result: { content?: Array<{ type: string; text?: string }> }) => result.content?.[0]?.text;
 
+/** A logger that keeps what it is given, to see what went to the server log. */
+function keptLog(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const keep = (line: string) => {
+    lines.push(line);
+  };
+  return { lines, level: 'debug', debug: keep, info: keep, warn: keep, error: keep };
+}
+
+/** Request params declaring exactly `capabilities` plus the tasks extension. */
+const declaring = (capabilities: Record<string, unknown>) => ({
+  _meta: {
+    'io.modelcontextprotocol/clientCapabilities': { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } },
+  },
+});
+
 describe('tasks, 2026 era', () => {
   it('advertises the extension under capabilities.extensions, never capabilities.tasks', async () => {
     const w = await connectWire(makeApp());
@@ -162,7 +271,7 @@ describe('tasks, 2026 era', () => {
   it('answers a task tool with a flat handle that tasks/get resolves at once', async () => {
     const w = await connectWire(makeApp());
     const created = await w.request('tools/call', { name: 'echo_task', arguments: { text: 'hi' } });
-    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 3_600_000 });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 1_800_000 });
     expect(created.taskId).toMatch(/^[\w-]{32,}$/);
     expect(Number.isInteger(created.pollIntervalMs)).toBe(true);
     expect(Date.parse(created.createdAt)).not.toBeNaN();
@@ -273,9 +382,40 @@ describe('tasks, 2026 era', () => {
     const hard = await w.request('tools/call', { name: 'explode', arguments: {} });
     const hardDone = await untilTask(w, hard.taskId, 'failed');
     expect(hardDone.status).toBe('failed');
-    expect(hardDone.error).toEqual({ code: -32603, message: 'The backend refused the job.' });
-    expect(hardDone.statusMessage).toBe('The backend refused the job.');
+    const generic = 'explode failed because of an internal error; the server log has the details.';
+    expect(hardDone.error).toEqual({ code: -32603, message: generic });
+    expect(hardDone.statusMessage).toBe(generic);
     expect(hardDone).not.toHaveProperty('result');
+  });
+
+  it('keeps an internal protocol error out of the task, as a synchronous call does, and logs it', async () => {
+    const log = keptLog();
+    const w = await connectWire(makeApp({ log }));
+    const created = await w.request('tools/call', { name: 'leaky', arguments: {} });
+    const done = await untilTask(w, created.taskId, 'failed');
+    expect(done.error).toEqual({
+      code: -32603,
+      message: 'leaky failed because of an internal error; the server log has the details.',
+    });
+    expect(JSON.stringify(done)).not.toMatch(/alice|secret|inner|at /);
+    expect(log.lines.join('\n')).toMatch(
+      /leaky failed in a task: .*upstream failed reading \/home\/alice\/\.secret/,
+    );
+  });
+
+  it('passes the client its own mistakes (-32602) and missing capabilities (-32021), with no other data', async () => {
+    const w = await connectWire(makeApp());
+    const bad = await w.request('tools/call', { name: 'bad_cursor', arguments: {} });
+    expect((await untilTask(w, bad.taskId, 'failed')).error).toEqual({
+      code: -32602,
+      message: 'The cursor is not valid; list again from the start.',
+    });
+    const missing = await w.request('tools/call', { name: 'needs_capability', arguments: {} });
+    expect((await untilTask(w, missing.taskId, 'failed')).error).toEqual({
+      code: -32021,
+      message: 'This tool needs the client to share its roots.',
+      data: { requiredCapabilities: { roots: {} } },
+    });
   });
 
   it('asks through tasks/get and resumes on tasks/update, one answer at a time', async () => {
@@ -309,6 +449,98 @@ describe('tasks, 2026 era', () => {
     const done = await untilTask(w, created.taskId, 'failed');
     expect(done.status).toBe('failed');
     expect(done.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { roots: {} } } });
+  });
+
+  it('fails at once, as a synchronous call does, when sampling needs tools the client did not declare', async () => {
+    const w = await connectWire(makeApp());
+    const sync = await w.error(
+      'tools/call',
+      {
+        name: 'needs_sampling_tools',
+        arguments: {},
+        _meta: { 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } },
+      },
+      { tasks: false },
+    );
+    expect(sync.code).toBe(-32021);
+    const created = await w.request('tools/call', {
+      name: 'needs_sampling_tools',
+      arguments: {},
+      ...declaring({ sampling: {} }),
+    });
+    const done = await untilTask(w, created.taskId, 'failed');
+    expect(done.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: { tools: {} } } },
+    });
+
+    const able = await w.request('tools/call', {
+      name: 'needs_sampling_tools',
+      arguments: {},
+      ...declaring({ sampling: { tools: {} } }),
+    });
+    expect((await untilTask(w, able.taskId, 'input_required')).status).toBe('input_required');
+  });
+
+  it('fails at once when a URL-mode question meets a client that declared form mode only', async () => {
+    const w = await connectWire(makeApp());
+    const created = await w.request('tools/call', {
+      name: 'needs_url',
+      arguments: {},
+      ...declaring({ elicitation: { form: {} } }),
+    });
+    const done = await untilTask(w, created.taskId, 'failed');
+    expect(done.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
+    // A bare `elicitation: {}` means form mode (2025 reading), so a form question may wait.
+    const form = await w.request('tools/call', {
+      name: 'two_questions',
+      arguments: {},
+      ...declaring({ elicitation: {} }),
+    });
+    expect((await untilTask(w, form.taskId, 'input_required')).status).toBe('input_required');
+  });
+
+  it('shows the latest progress report as the status message on tasks/get', async () => {
+    const w = await connectWire(makeApp());
+    const created = await w.request('tools/call', { name: 'progressive', arguments: {} });
+    await expect
+      .poll(async () => (await w.request('tasks/get', { taskId: created.taskId })).statusMessage)
+      .toBe('Indexed 3 of 10 files.');
+    releaseProgressive();
+    const done = await untilTask(w, created.taskId, 'completed');
+    expect(text(done.result)).toBe('indexed');
+    expect(done).not.toHaveProperty('statusMessage');
+  });
+
+  it('holds finished results within AppOptions.tasks.maxResultBytes, dropping read ones first', async () => {
+    const app = makeApp({ tasks: { maxResultBytes: 64 * 1024 } });
+    const w = await connectWire(app);
+    const run = async (chars: number) => {
+      const created = await w.request('tools/call', {
+        name: 'echo_task',
+        arguments: { text: 'x'.repeat(chars) },
+      });
+      return untilTask(w, created.taskId, 'completed');
+    };
+    const first = await run(12_000);
+    const second = await run(12_000);
+    const third = await run(12_000);
+    expect(app.tasks.resultBytes).toBeLessThanOrEqual(64 * 1024);
+    // All three were read by polling; the first finished is the first to go.
+    expect((await w.error('tasks/get', { taskId: first.taskId })).code).toBe(-32602);
+    expect((await w.request('tasks/get', { taskId: second.taskId })).status).toBe('completed');
+    expect((await w.request('tasks/get', { taskId: third.taskId })).status).toBe('completed');
+
+    const huge = await run(40_000);
+    expect(huge.result).toEqual({
+      isError: true,
+      content: [
+        { type: 'text', text: expect.stringMatching(/^The result was too large to keep for a task;/) },
+      ],
+    });
   });
 
   it('settles questions asked before the task by multi-round retries, then makes the task', async () => {

@@ -7,7 +7,9 @@
  * first under three caps: events per stream, bytes in total, and age.
  *
  * One store serves the whole HTTP server, so the byte cap bounds the process whatever the session
- * count; each session sees it through its own {@link SessionEventStore}. Event ids are 128 random
+ * count; each session sees it through its own {@link SessionEventStore}. When the byte cap is
+ * reached the session holding the most bytes gives up its oldest event, so one busy session
+ * cannot push out a quiet session's events. Event ids are 128 random
  * bits, and a lookup only finds events of the session asking: a client of session A can neither
  * guess nor replay session B's events, and a stolen id is useless outside its session.
  */
@@ -24,8 +26,8 @@ export interface EventStoreLimits {
    */
   maxEventsPerStream: number;
   /**
-   * Bytes kept across every session and stream (serialised messages plus a fixed charge per
-   * event). Tool results can reach megabytes and sessions are many, so this is the cap that
+   * Bytes kept across every session and stream: each serialised message at two bytes per
+   * character (what V8 may hold it in), plus a fixed charge per event. Tool results can reach megabytes and sessions are many, so this is the cap that
    * bounds the process's memory. An event larger than the whole cap is never kept.
    */
   maxTotalBytes: number;
@@ -60,6 +62,8 @@ export interface StoredEvent {
   readonly id: EventId;
   readonly stream: Stream;
   readonly seq: number;
+  /** Store-wide arrival number: orders the heads of a session's streams by age. */
+  readonly order: number;
   /** Serialised when stored: exact size, and immune to later changes of the message object. */
   readonly json: string;
   /** The SDK's priming event (`{}`): it holds a place in the stream but is never replayed. */
@@ -78,7 +82,10 @@ export class SseEventStore {
   readonly limits: Readonly<EventStoreLimits>;
   /** Every kept event in insertion order, which is also age order: the head is evicted first. */
   readonly #events = new Map<EventId, StoredEvent>();
+  /** Bytes charged per session; a session appears only while it holds events. */
+  readonly #sessions = new Map<SessionEventStore, number>();
   #bytes = 0;
+  #order = 0;
   readonly #now: () => number;
 
   constructor(options: SseEventStoreOptions = {}) {
@@ -116,7 +123,7 @@ export class SseEventStore {
     // A session already closed has no client left to resume: hand out an id, keep nothing.
     if (owner.closed) return id;
     const json = JSON.stringify(message);
-    const bytes = Buffer.byteLength(json) + EVENT_OVERHEAD_BYTES;
+    const bytes = eventBytes(json);
     this.#expire();
     const existing = owner.streams.get(streamId);
     if (bytes > this.limits.maxTotalBytes) {
@@ -127,9 +134,9 @@ export class SseEventStore {
     }
     if (existing) while (existing.ring.full) this.#evict(existing.ring.peek() as StoredEvent);
     while (this.#bytes + bytes > this.limits.maxTotalBytes) {
-      const oldest = this.#events.values().next().value;
-      if (oldest === undefined) break;
-      this.#evict(oldest);
+      const victim = this.#victim(owner, bytes);
+      if (victim === undefined) break;
+      this.#evict(victim);
     }
     // Looked up again: the evictions above may have emptied and dropped the stream.
     let stream = owner.streams.get(streamId);
@@ -139,10 +146,12 @@ export class SseEventStore {
     }
     const priming = isPriming(message);
     const seq = stream.ring.nextSeq;
-    const event: StoredEvent = { id, stream, seq, json, priming, bytes, at: this.#now() };
+    const order = this.#order++;
+    const event: StoredEvent = { id, stream, seq, order, json, priming, bytes, at: this.#now() };
     stream.ring.push(event);
     this.#events.set(id, event);
     this.#bytes += bytes;
+    this.#sessions.set(owner, (this.#sessions.get(owner) ?? 0) + bytes);
     return id;
   }
 
@@ -173,6 +182,31 @@ export class SseEventStore {
     }
   }
 
+  /**
+   * The event to drop so `incoming` more bytes of `storing` fit: the oldest event of the session
+   * holding the most bytes, counting what `storing` is about to add. A session flooding the store
+   * so evicts its own events first, and a quiet one keeps its few.
+   */
+  #victim(storing: SessionEventStore, incoming: number): StoredEvent | undefined {
+    const own = this.#sessions.get(storing);
+    // On a tie the storing session gives way: it is the one growing.
+    let from = own === undefined ? undefined : storing;
+    let most = own === undefined ? 0 : own + incoming;
+    for (const [session, bytes] of this.#sessions) {
+      if (session !== storing && bytes > most) {
+        from = session;
+        most = bytes;
+      }
+    }
+    if (from === undefined) return undefined;
+    let oldest: StoredEvent | undefined;
+    for (const stream of from.streams.values()) {
+      const head = stream.ring.peek();
+      if (head !== undefined && (oldest === undefined || head.order < oldest.order)) oldest = head;
+    }
+    return oldest;
+  }
+
   /** Removes `event`, which is always the oldest of its stream (insertion order is age order). */
   #evict(event: StoredEvent): void {
     const { ring, owner, id } = event.stream;
@@ -180,6 +214,9 @@ export class SseEventStore {
     ring.shift();
     this.#events.delete(event.id);
     this.#bytes -= event.bytes;
+    const left = (this.#sessions.get(owner) ?? 0) - event.bytes;
+    if (left > 0) this.#sessions.set(owner, left);
+    else this.#sessions.delete(owner);
     if (ring.length === 0 && owner.streams.get(id) === event.stream) owner.streams.delete(id);
   }
 }
@@ -233,6 +270,16 @@ export class SessionEventStore implements EventStore {
     this.#closed = true;
     this.#shared.drop(this);
   }
+}
+
+/**
+ * Bytes charged for an event serialised as `json`. V8 keeps a string in one byte per character
+ * when every character is Latin-1 and in two otherwise, so a UTF-8 count undercounts up to
+ * twofold (a megabyte of ASCII with one U+2028 in it is held in two megabytes); `length * 2`
+ * never does.
+ */
+export function eventBytes(json: string): number {
+  return json.length * 2 + EVENT_OVERHEAD_BYTES;
 }
 
 /** The SDK stores its priming event as an empty object: no `jsonrpc`, nothing to deliver. */

@@ -63,7 +63,10 @@ export interface AppOptions {
   notifyDebounceMs?: number;
   /** Watched resources at most. Default 256. */
   maxWatches?: number;
-  /** Lifetime, polling hint and caps of tasks (2026 era, tools with `task` set). */
+  /**
+   * Lifetime, polling hint, question deadline and caps of tasks (2026 era, tools with `task` set),
+   * including `maxResultBytes`, the budget for finished results across the app.
+   */
   tasks?: TaskStoreOptions;
 }
 

@@ -2,13 +2,12 @@ import {
   type CallToolResult,
   type InputRequiredResult,
   isInputRequiredResult,
-  ProtocolError,
   ProtocolErrorCode,
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type * as z from 'zod';
-import { abilities, clientCapabilities } from '../mrtr/capabilities.js';
+import { clientCapabilities } from '../mrtr/capabilities.js';
 import { type FlowState, runFlow } from '../mrtr/flow.js';
 import type { Scope } from '../server/app.js';
 import {
@@ -20,6 +19,7 @@ import {
   toolCall,
 } from '../server/tool.js';
 import { taskContext } from './context.js';
+import { taskFailure } from './failure.js';
 import { principalOf } from './principal.js';
 import { missingFor } from './questions.js';
 import { type CreateTaskResult, createTaskResult } from './shapes.js';
@@ -90,7 +90,7 @@ async function runTask(
   // The first leg sees the request's own last round, so answers given before the task count.
   let state = origin.mcpReq.requestState<FlowState>();
   let responses = origin.mcpReq.inputResponses;
-  const canAnswer = abilities(clientCapabilities(origin, scope.mcp));
+  const declared = clientCapabilities(origin, scope.mcp);
   // Cancelled before it started: nothing to stop.
   if (task.signal.aborted) return;
   try {
@@ -108,6 +108,7 @@ async function runTask(
         signal: task.signal,
         state: typeof state === 'object' ? state : undefined,
         responses,
+        onProgress: (message) => task.report(message),
       });
       const out = await runFlow(
         ctx,
@@ -119,7 +120,7 @@ async function runTask(
         return;
       }
       const questions = out.inputRequests ?? {};
-      const missing = missingFor(questions, canAnswer);
+      const missing = missingFor(questions, declared);
       if (missing) {
         task.fail({
           code: ProtocolErrorCode.MissingRequiredClientCapability,
@@ -134,15 +135,9 @@ async function runTask(
   } catch (error) {
     // Cancelled or expired: the store has already settled the task.
     if (task.signal.aborted) return;
-    if (error instanceof ProtocolError) {
-      task.fail({
-        code: error.code,
-        message: error.message,
-        ...(error.data !== undefined ? { data: error.data } : {}),
-      });
-    } else {
-      task.complete(errorResult(scope, def.name, error));
-    }
+    const outcome = taskFailure(scope, def.name, error);
+    if ('fail' in outcome) task.fail(outcome.fail);
+    else task.complete(outcome.complete);
   }
 }
 

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { CallToolResult, InputRequest } from '@modelcontextprotocol/server';
 import { UserError } from '../errors/index.js';
 import { CancelledError } from '../progress/cancel.js';
+import { FinishedLedger } from './finished.js';
+import { keepResult, stringBytes, TASK_OVERHEAD_BYTES } from './outcome.js';
 
 /** Where a task is in its life; the last three are final. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -43,19 +45,35 @@ export interface TaskHandle {
    * possibly over several calls), then resolves with the answers. Rejects if the task ends first.
    */
   needInput(requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
+  /** Shows `message` as the status message of a working task (its latest progress). */
+  report(message: string): void;
 }
 
 export interface TaskStoreOptions {
-  /** How long a task is kept from its creation, finished or not. Default one hour. */
+  /**
+   * How long a task is kept from its creation, finished or not; advertised as `ttlMs`. Default 30
+   * minutes: room for long work plus a question's wait, without holding results for an hour.
+   */
   ttlMs?: number;
   /** How often clients are asked to poll `tasks/get`. Default one second. */
   pollIntervalMs?: number;
+  /**
+   * How long a task may wait in `input_required` with no answer arriving before it fails. Default
+   * 10 minutes, so a client that never answers cannot hold a live-task slot for the whole TTL.
+   */
+  inputTimeoutMs?: number;
   /** Unfinished tasks one principal may have at once. Default 16. */
   maxLivePerPrincipal?: number;
-  /** Tasks, finished or not, kept per principal; the oldest finished one makes room. Default 64. */
+  /** Tasks, finished or not, kept per principal; a finished one makes room. Default 64. */
   maxKeptPerPrincipal?: number;
   /** Tasks kept in all. Default 1024. */
   maxTasks?: number;
+  /**
+   * Bytes the outcomes of finished tasks may hold in all (serialised JSON, two bytes per
+   * character, plus a fixed charge per task). Finished tasks make room, read ones first. A single
+   * result larger than this is replaced by a short tool error. Default 64 MiB, at least 64 KiB.
+   */
+  maxResultBytes?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -74,21 +92,35 @@ interface Entry {
   updatedAt: number;
   status: TaskStatus;
   statusMessage?: string;
-  result?: CallToolResult;
+  /** The result once `completed`, serialised (see {@link keepResult}). */
+  resultJson?: string;
   error?: TaskError;
+  /** True once `tasks/get` has returned the task's outcome. */
+  delivered: boolean;
   controller: AbortController;
   waiter?: Waiter;
+  /** When the task last parked or received an answer, while `input_required`. */
+  waitingSince?: number;
 }
 
 const FINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+const MiB = 1024 * 1024;
+
+/**
+ * The code of a task that waited too long for answers. JSON-RPC leaves -32000 to -32099 to
+ * servers; -32001 is the one MCP SDKs have used for a request that timed out.
+ */
+export const INPUT_TIMEOUT_CODE = -32001;
 
 function isLive(entry: Entry): boolean {
   return !FINAL.has(entry.status);
 }
 
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`The task option ${name} must be a positive integer; got ${value}.`);
+function positive(name: string, value: number, least = 1): number {
+  if (!Number.isSafeInteger(value) || value < least) {
+    const floor = least === 1 ? 'a positive integer' : `an integer of at least ${least}`;
+    throw new Error(`The task option ${name} must be ${floor}; got ${value}.`);
   }
   return value;
 }
@@ -98,11 +130,17 @@ function newTaskId(): string {
   return randomBytes(24).toString('base64url');
 }
 
+function minutes(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  return m >= 1 ? `${m} minute${m === 1 ? '' : 's'}` : `${Math.round(ms / 1000)} seconds`;
+}
+
 /**
  * The tasks of one app (one process). Every task belongs to the principal that created it: to
  * anyone else its id is unknown, exactly like an id that never existed. Tasks expire `ttlMs` after
- * creation (unfinished work is stopped then), and caps bound both the work one principal can start
- * and the memory finished results hold.
+ * creation (unfinished work is stopped then). Caps bound the work one principal can start, the
+ * tasks kept, and the bytes finished outcomes hold; reaching one drops finished tasks, never live
+ * ones, so a task stays readable for its advertised `ttlMs` unless a cap made room with it.
  *
  * With several processes behind a load balancer a task lives only in the process that created it,
  * so requests for it must reach that process (route on the `Mcp-Name` header, which carries the
@@ -111,21 +149,27 @@ function newTaskId(): string {
 export class TaskStore {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
+  readonly inputTimeoutMs: number;
+  readonly maxResultBytes: number;
   private readonly maxLive: number;
   private readonly maxKept: number;
   private readonly maxTasks: number;
   private readonly now: () => number;
-  /** In creation order, so the first finished entry found is the oldest. */
+  /** In creation order, which the TTL sweep relies on. */
   private readonly tasks = new Map<string, Entry>();
+  /** The finished ones, in finish order, with the bytes their outcomes hold. */
+  private readonly finished = new FinishedLedger<Entry>();
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(options: TaskStoreOptions = {}) {
-    this.ttlMs = positive('ttlMs', options.ttlMs ?? 3_600_000);
+    this.ttlMs = positive('ttlMs', options.ttlMs ?? 30 * 60_000);
     this.pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs ?? 1_000);
+    this.inputTimeoutMs = positive('inputTimeoutMs', options.inputTimeoutMs ?? 10 * 60_000);
     this.maxLive = positive('maxLivePerPrincipal', options.maxLivePerPrincipal ?? 16);
     this.maxKept = positive('maxKeptPerPrincipal', options.maxKeptPerPrincipal ?? 64);
     this.maxTasks = positive('maxTasks', options.maxTasks ?? 1024);
+    this.maxResultBytes = positive('maxResultBytes', options.maxResultBytes ?? 64 * MiB, 64 * 1024);
     if (this.maxKept < this.maxLive) {
       throw new Error('The task option maxKeptPerPrincipal must be at least maxLivePerPrincipal.');
     }
@@ -135,6 +179,11 @@ export class TaskStore {
   /** Tasks held now, finished or not. */
   get size(): number {
     return this.tasks.size;
+  }
+
+  /** Bytes the outcomes of finished tasks are charged now (at most `maxResultBytes`). */
+  get resultBytes(): number {
+    return this.finished.bytes;
   }
 
   /**
@@ -152,8 +201,8 @@ export class TaskStore {
           'wait for one to finish or cancel one, then retry.',
       );
     }
-    if (mine.length >= this.maxKept) this.evictOldestFinished(mine);
-    if (this.tasks.size >= this.maxTasks && !this.evictOldestFinished(this.tasks.values())) {
+    if (mine.length >= this.maxKept) this.evict(this.finished.victim((e) => e.principal === principal));
+    if (this.tasks.size >= this.maxTasks && !this.evict(this.finished.victim())) {
       throw new UserError('The server is running as many tasks as it allows; retry in a while.');
     }
     const at = this.now();
@@ -163,6 +212,7 @@ export class TaskStore {
       createdAt: at,
       updatedAt: at,
       status: 'working',
+      delivered: false,
       controller: new AbortController(),
     };
     this.tasks.set(entry.id, entry);
@@ -170,10 +220,15 @@ export class TaskStore {
     return this.handle(entry);
   }
 
-  /** The task `id` if `principal` owns it and it has not expired. */
+  /**
+   * The task `id` if `principal` owns it and it has not expired. This is what `tasks/get` reads,
+   * so a finished task returned here counts as delivered: it is the first to make room.
+   */
   get(id: string, principal: string): TaskSnapshot | undefined {
     const entry = this.find(id, principal);
-    return entry ? this.snapshot(entry) : undefined;
+    if (!entry) return undefined;
+    if (!isLive(entry)) entry.delivered = true;
+    return this.snapshot(entry);
   }
 
   /**
@@ -195,8 +250,11 @@ export class TaskStore {
     }
     if (!changed) return true;
     entry.updatedAt = this.now();
+    // A client answering bit by bit is still there: its wait starts over.
+    entry.waitingSince = entry.updatedAt;
     if (waiter.open.size === 0) {
       entry.waiter = undefined;
+      entry.waitingSince = undefined;
       entry.status = 'working';
       entry.statusMessage = undefined;
       waiter.resolve(waiter.answers);
@@ -219,11 +277,15 @@ export class TaskStore {
     return true;
   }
 
-  /** Drops expired tasks, stopping any that are still running. Runs on its own every so often. */
+  /**
+   * Drops expired tasks, stopping any that are still running, and fails tasks that waited too long
+   * for answers. Runs on its own every so often, and before every `create`.
+   */
   sweep(): void {
     const now = this.now();
     for (const entry of this.tasks.values()) {
       if (now - entry.createdAt >= this.ttlMs) this.drop(entry);
+      else this.checkWait(entry, now);
     }
     if (this.tasks.size === 0) this.stopSweeper();
   }
@@ -238,11 +300,28 @@ export class TaskStore {
   private find(id: string, principal: string): Entry | undefined {
     const entry = this.tasks.get(id);
     if (!entry || entry.principal !== principal) return undefined;
-    if (this.now() - entry.createdAt >= this.ttlMs) {
+    const now = this.now();
+    if (now - entry.createdAt >= this.ttlMs) {
       this.drop(entry);
       return undefined;
     }
+    this.checkWait(entry, now);
     return entry;
+  }
+
+  /** Fails a task whose questions went unanswered for `inputTimeoutMs`, and stops its work. */
+  private checkWait(entry: Entry, now: number): void {
+    if (entry.status !== 'input_required' || entry.waitingSince === undefined) return;
+    if (now - entry.waitingSince < this.inputTimeoutMs) return;
+    const message =
+      `The task waited ${minutes(this.inputTimeoutMs)} for answers to its questions and was ` +
+      'stopped; call the tool again to start over.';
+    this.settle(entry, {
+      status: 'failed',
+      error: { code: INPUT_TIMEOUT_CODE, message },
+      statusMessage: message,
+    });
+    this.stop(entry);
   }
 
   private handle(entry: Entry): TaskHandle {
@@ -253,6 +332,11 @@ export class TaskStore {
       complete: (result) => this.settle(entry, { status: 'completed', result }),
       fail: (error) => this.settle(entry, { status: 'failed', error, statusMessage: error.message }),
       needInput: (requests) => this.park(entry, requests),
+      report: (message) => {
+        if (entry.status !== 'working' || entry.statusMessage === message) return;
+        entry.statusMessage = message;
+        entry.updatedAt = this.now();
+      },
     };
   }
 
@@ -264,19 +348,36 @@ export class TaskStore {
       entry.status = 'input_required';
       entry.statusMessage = 'The task is waiting for the client to answer its questions.';
       entry.updatedAt = this.now();
+      entry.waitingSince = entry.updatedAt;
     });
   }
 
-  /** Moves an unfinished task to a final state; a task that already ended keeps its outcome. */
-  private settle(entry: Entry, outcome: Pick<Entry, 'status' | 'result' | 'error' | 'statusMessage'>): void {
-    if (!isLive(entry)) return;
+  /**
+   * Moves an unfinished task to a final state and charges its outcome to the byte budget, making
+   * room first. A task that already ended, or was dropped, keeps what it had.
+   */
+  private settle(
+    entry: Entry,
+    outcome: { status: TaskStatus; result?: CallToolResult; error?: TaskError; statusMessage?: string },
+  ): void {
+    if (!isLive(entry) || this.tasks.get(entry.id) !== entry) return;
+    const kept = outcome.result ? keepResult(outcome.result, this.maxResultBytes) : undefined;
+    const bytes =
+      (kept?.bytes ?? TASK_OVERHEAD_BYTES) +
+      (outcome.error ? stringBytes(JSON.stringify(outcome.error)) : 0) +
+      stringBytes(outcome.statusMessage ?? '');
+    while (this.finished.bytes + bytes > this.maxResultBytes) {
+      if (!this.evict(this.finished.victimForBytes(entry.principal, bytes))) break;
+    }
     entry.status = outcome.status;
     entry.statusMessage = outcome.statusMessage;
-    entry.result = outcome.result;
+    entry.resultJson = kept?.json;
     entry.error = outcome.error;
     entry.updatedAt = this.now();
+    entry.waitingSince = undefined;
     entry.waiter?.reject(new CancelledError());
     entry.waiter = undefined;
+    this.finished.add(entry, bytes);
   }
 
   private stop(entry: Entry): void {
@@ -287,16 +388,15 @@ export class TaskStore {
 
   private drop(entry: Entry): void {
     this.tasks.delete(entry.id);
+    this.finished.remove(entry);
     if (isLive(entry)) this.stop(entry);
   }
 
-  private evictOldestFinished(entries: Iterable<Entry>): boolean {
-    for (const entry of entries) {
-      if (isLive(entry)) continue;
-      this.tasks.delete(entry.id);
-      return true;
-    }
-    return false;
+  /** Drops a finished task to make room; false when there was none to drop. */
+  private evict(entry: Entry | undefined): boolean {
+    if (!entry) return false;
+    this.drop(entry);
+    return true;
   }
 
   private snapshot(entry: Entry): TaskSnapshot {
@@ -308,17 +408,17 @@ export class TaskStore {
       updatedAt: entry.updatedAt,
       ttlMs: this.ttlMs,
       pollIntervalMs: this.pollIntervalMs,
-      ...(entry.result !== undefined ? { result: entry.result } : {}),
-      ...(entry.error !== undefined ? { error: entry.error } : {}),
+      ...(entry.resultJson !== undefined ? { result: JSON.parse(entry.resultJson) as CallToolResult } : {}),
+      ...(entry.error !== undefined ? { error: structuredClone(entry.error) } : {}),
       ...(entry.waiter ? { inputRequests: Object.fromEntries(entry.waiter.open) } : {}),
     };
   }
 
   private startSweeper(): void {
     if (this.sweeper) return;
-    // Finished results would otherwise stay until the next create; the timer never keeps the
-    // process alive on its own.
-    this.sweeper = setInterval(() => this.sweep(), Math.min(this.ttlMs, 60_000));
+    // Finished results would otherwise stay until the next create, and unanswered questions would
+    // hold their slots; the timer never keeps the process alive on its own.
+    this.sweeper = setInterval(() => this.sweep(), Math.min(this.ttlMs, this.inputTimeoutMs, 60_000));
     this.sweeper.unref();
   }
 
