@@ -104,6 +104,8 @@ export const searchContent = defineTool({
     nextCursor: z.string().optional(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // A search of a large tree can take a while: a 2026 client with the tasks extension polls instead.
+  task: 'optional',
   async run(args, call) {
     const dir = await resolveArg(call, args.path);
     const { app } = call.scope;
