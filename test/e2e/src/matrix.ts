@@ -11,6 +11,7 @@ import { type HttpServer, processesMentioning, startHttp } from './process.js';
 import { USER_NODE } from './runtimes.js';
 import type { Era, Fixture, ServerSpec, TransportKind } from './scenario.js';
 import { Elicitor, openSession } from './session.js';
+import { expectTaskRound } from './steps.js';
 
 /** Every bin runs with this page size, so every list of three or more items takes several pages. */
 const COMMON_ARGS = ['--page-size', '2'];
@@ -61,7 +62,17 @@ export function describeServer(spec: ServerSpec, timeoutMs = 60_000): void {
           expect(session.client.getProtocolEra()).toBe(era);
           const child = http?.child;
           const serverPid = async () => child?.pid ?? (await processesMentioning(fixture.dir))[0];
-          await spec.scenario({ session, era, transport, fixture, model, elicitor, serverPid });
+          await spec.scenario({
+            session,
+            era,
+            transport,
+            fixture,
+            model,
+            elicitor,
+            serverPid,
+            ...(http ? { url: http.url } : {}),
+          });
+          if (spec.task && http && era === 'modern') await expectTaskRound(http.url, spec.task(fixture));
 
           const closing = Date.now();
           await session.close();

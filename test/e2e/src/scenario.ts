@@ -5,6 +5,7 @@
  */
 import type { ScriptedModelOptions, scriptedModel, TestSession } from '@mcpkit/core/testing';
 import type { Elicitor } from './session.js';
+import type { TaskStep } from './steps.js';
 
 export type Era = 'legacy' | 'modern';
 export type TransportKind = 'stdio' | 'http';
@@ -27,6 +28,8 @@ export interface ScenarioContext {
   elicitor: Elicitor;
   /** The server's process id: the HTTP child, or the stdio child found by its command line. */
   serverPid(): Promise<number | undefined>;
+  /** The MCP endpoint, over HTTP. */
+  url?: string;
 }
 
 export interface ServerSpec {
@@ -37,4 +40,9 @@ export interface ServerSpec {
   /** The scripted model's behaviour: which tools it calls during sampling. */
   model: ScriptedModelOptions;
   scenario(ctx: ScenarioContext): Promise<void>;
+  /**
+   * A tool that runs as a task for a 2026 client declaring the tasks extension, with arguments and
+   * a text its result must contain. Driven over HTTP by a raw client: the SDK client has no tasks.
+   */
+  task?: (fixture: Fixture) => TaskStep;
 }

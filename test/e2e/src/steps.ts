@@ -3,7 +3,7 @@
  * asserting what a client would see.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listAll, type Notification } from '@mcpkit/core/testing';
+import { httpTaskWire, listAll, type Notification, untilTask } from '@mcpkit/core/testing';
 import { type CallToolResult, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { cpuTimeMs } from './process.js';
@@ -183,4 +183,33 @@ export function expectToolError(result: CallToolResult, secret: string): void {
   expect(text.length).toBeGreaterThan(0);
   expect(text).not.toContain(secret);
   expect(text).not.toMatch(/\n\s+at /);
+}
+
+/**
+ * One tool call as a task over Streamable HTTP (2026 era, tasks extension declared): a handle at
+ * once, then `tasks/get` until it completes with the result inlined. With `cancelArgs` (a call
+ * slow enough to be caught running), a second task is cancelled and must read back as cancelled.
+ */
+export async function expectTaskRound(url: string, task: TaskStep): Promise<void> {
+  const wire = httpTaskWire(url);
+  const handle = await wire.request('tools/call', { name: task.tool, arguments: task.args });
+  expect(handle.resultType).toBe('task');
+  const done = await untilTask(wire, handle.taskId, 'completed');
+  expect(done.status).toBe('completed');
+  expect(textOf(done.result)).toContain(task.expectText);
+  if (!task.cancelArgs) return;
+
+  const slow = await wire.request('tools/call', { name: task.tool, arguments: task.cancelArgs });
+  const ack = await wire.request('tasks/cancel', { taskId: slow.taskId });
+  expect(ack.resultType).toBe('complete');
+  const after = await untilTask(wire, slow.taskId, 'cancelled');
+  expect(after.status).toBe('cancelled');
+  expect(after.result).toBeUndefined();
+}
+
+export interface TaskStep {
+  tool: string;
+  args: Record<string, unknown>;
+  expectText: string;
+  cancelArgs?: Record<string, unknown>;
 }

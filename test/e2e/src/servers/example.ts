@@ -109,4 +109,10 @@ export const exampleServer: ServerSpec = {
   },
   model: { toolCalls: [{ name: 'read_note', input: { name: 'alpha' } }], answer: () => 'read it' },
   scenario,
+  task: () => ({
+    tool: 'search_notes',
+    args: { query: 'apples' },
+    expectText: 'alpha:2: The first note mentions apples.',
+    cancelArgs: { query: 'apples', delayMs: 2000 },
+  }),
 };

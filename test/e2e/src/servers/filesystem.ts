@@ -152,4 +152,11 @@ export const filesystemServer: ServerSpec = {
     answer: () => 'looked',
   },
   scenario,
+  task: (fixture) => ({
+    tool: 'search_content',
+    args: { path: fixture.dir, query: 'How to use' },
+    expectText: 'guide.md:2: How to use it.',
+    // The catastrophic pattern of the cancellation step: it runs until its 30 s budget unless stopped.
+    cancelArgs: { path: join(fixture.dir, 'tree'), query: '(a|aa)+$', regex: true, timeoutMs: 30_000 },
+  }),
 };
