@@ -113,9 +113,9 @@ const CHECK_EVERY = 64;
 
 // Code-unit order, not localeCompare: the same on every machine and locale, so a position taken on
 // one call means the same place on the next.
-const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+export const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-function typeOf(entry: Dirent): EntryType {
+export function typeOf(entry: Dirent): EntryType {
   if (entry.isSymbolicLink()) return 'symlink';
   if (entry.isDirectory()) return 'directory';
   if (entry.isFile()) return 'file';
@@ -335,7 +335,8 @@ export function isWalkPosition(value: unknown): value is WalkPosition {
   );
 }
 
-function rootError(error: unknown, display: string): Error {
+/** What a failure to list the walk's own root means, in one sentence. */
+export function rootError(error: unknown, display: string): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOTDIR')
     return new UserError(`"${display}" is not a directory; pass a directory to list or search.`);

@@ -2,11 +2,12 @@ import type { JsonValue, PageSource } from '@mcpkit/core/pagination';
 import { defineTool, type ToolCall } from '@mcpkit/core/server';
 import * as z from 'zod';
 import { resolveArg, settingsOf } from '../context.js';
+import { directoryPage } from '../fs/directory-page.js';
 import { escapeName, formatSize, typeTag } from '../fs/display.js';
-import { type Hidden, listingFilter, listingNotes, walkSource } from '../fs/listing.js';
+import { type Hidden, listingFilter, listingNotes } from '../fs/listing.js';
 import { type BoundedPage, boundedPage, cursorList, type Positioned, pageBudget } from '../fs/paging.js';
 import { type SizedEntry, totals, withSizes } from '../fs/sizes.js';
-import { isWalkPosition, type WalkEntry, type WalkOptions, walk, walkStats } from '../fs/walk.js';
+import { type WalkEntry, type WalkOptions, walk, walkStats } from '../fs/walk.js';
 
 const SIZE_WIDTH = 10;
 
@@ -37,10 +38,16 @@ function pageOptions(args: PageArgs) {
   };
 }
 
-/** Name order pages straight off the walk; only the entries shown are lstat'ed. */
+/** Name order pages straight off the listing; only the entries shown are lstat'ed. */
 async function byName(args: PageArgs): Promise<{ page: BoundedPage<SizedEntry>; all?: SizedEntry[] }> {
-  const source = walkSource(args.dir, args.options);
-  return { page: await boundedPage(source, { ...pageOptions(args), isPosition: isWalkPosition }) };
+  const { stats, display, exclude } = args.options;
+  const page = await directoryPage(args.dir, {
+    ...pageOptions(args),
+    stats: stats ?? walkStats(),
+    display: display ?? 'the directory',
+    ...(exclude ? { exclude } : {}),
+  });
+  return { page };
 }
 
 /** Size order needs every size first; the page position is then an index into the sorted list. */

@@ -1,10 +1,11 @@
 import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
 import { resolveArg, settingsOf } from '../context.js';
+import { directoryPage } from '../fs/directory-page.js';
 import { escapeName, typeTag } from '../fs/display.js';
-import { type Hidden, listingFilter, listingNotes, walkSource } from '../fs/listing.js';
-import { boundedPage, cursorList, pageBudget } from '../fs/paging.js';
-import { isWalkPosition, walkStats } from '../fs/walk.js';
+import { type Hidden, listingFilter, listingNotes } from '../fs/listing.js';
+import { cursorList, pageBudget } from '../fs/paging.js';
+import { walkStats } from '../fs/walk.js';
 
 const EntryType = z.enum(['file', 'directory', 'symlink', 'other']);
 
@@ -33,20 +34,16 @@ export const listDirectory = defineTool({
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
     const exclude = listingFilter(dir.real, undefined, !settingsOf(call.scope).allowSensitive, hidden);
-    const source = walkSource(dir.real, {
-      maxDepth: 1,
-      stats,
-      display: dir.display,
-      ...(exclude ? { exclude } : {}),
-    });
-    const page = await boundedPage(source, {
+    const page = await directoryPage(dir.real, {
       codec: app.cursors,
       list: cursorList('list_directory', [dir.real]),
       cursor,
       pageSize: app.resultPageSize,
-      signal: call.signal,
-      isPosition: isWalkPosition,
       budgetBytes: pageBudget(app.outputLimitBytes),
+      stats,
+      display: dir.display,
+      signal: call.signal,
+      ...(exclude ? { exclude } : {}),
       render: (entry) => `${typeTag(entry.type)} ${escapeName(entry.name)}`,
     });
     const lines = page.texts.length > 0 ? [...page.texts] : ['The directory is empty.'];
