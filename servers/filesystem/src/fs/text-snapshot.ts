@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UserError } from '@mcpkit/core/errors';
-import { openRegularFile } from './safe-open.js';
+import { openRegularFile, readSmallFileSync } from './safe-open.js';
 
 /** Largest file edit_file and apply_patch change: the whole text is held, diffed and rewritten in memory. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
@@ -15,7 +15,12 @@ export interface TextSnapshot {
 // that back would destroy them. ignoreBOM: keep a byte order mark in the text, so it is written back.
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** Files up to this size are read in one synchronous go (see `readSmallFileSync`), the rest streamed. */
+const SMALL_EDIT_BYTES = 64 * 1024;
+
 async function readBytes(real: string, display: string, maxBytes: number): Promise<Buffer> {
+  const small = readSmallFileSync(real, display, Math.min(SMALL_EDIT_BYTES, maxBytes));
+  if (small !== undefined) return small;
   const { handle, size } = await openRegularFile(real, display);
   try {
     if (size > maxBytes) {
