@@ -6,13 +6,13 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerHandle, startHttpServer } from '../src/runner/http-server.js';
+import { parseHttpResponse } from '../src/testing/raw-http.js';
 import {
   echoFactory,
   errorCode,
   expectGoodClients,
   initializeBody,
   modernEchoCall,
-  parseResponse,
   type RawResponse,
   rawHttp,
   rawRequestText,
@@ -213,7 +213,7 @@ describe('body limits and JSON shape', () => {
       socket.on('close', () => {
         sending = false;
         try {
-          resolve(parseResponse(Buffer.concat(chunks)));
+          resolve(parseHttpResponse(Buffer.concat(chunks)));
         } catch (error) {
           reject(error);
         }

@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { type McpRequestContext, McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
 import * as z from 'zod';
+import { httpResponseComplete, parseHttpResponse, type RawHttpResponse } from '../src/testing/raw-http.js';
 
 export type Era = 'legacy' | 'modern';
 
@@ -141,13 +142,7 @@ export interface RawOptions {
   body?: string;
 }
 
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** The body parsed as JSON, when it is JSON. */
-  json: unknown;
-}
+export type RawResponse = RawHttpResponse;
 
 /** Writes one HTTP/1.1 request as text; defaults: POST /mcp, loopback Host, both Accept types. */
 export function rawRequestText(port: number, options: RawOptions = {}): string {
@@ -190,7 +185,7 @@ export function rawSend(port: number, data: string | Buffer, timeoutMs = 5_000):
       clearTimeout(timer);
       socket.destroy();
       try {
-        resolve(parseResponse(Buffer.concat(chunks)));
+        resolve(parseHttpResponse(Buffer.concat(chunks)));
       } catch (error) {
         reject(error);
       }
@@ -202,70 +197,12 @@ export function rawSend(port: number, data: string | Buffer, timeoutMs = 5_000):
     }, timeoutMs);
     socket.on('data', (chunk) => {
       chunks.push(chunk);
-      if (responseComplete(Buffer.concat(chunks))) finish();
+      if (httpResponseComplete(Buffer.concat(chunks))) finish();
     });
     socket.on('error', () => undefined);
     socket.on('close', finish);
     socket.write(data);
   });
-}
-
-/** Splits a response into its head (latin1) and raw body bytes; `undefined` until the head is in. */
-function splitHead(data: Buffer): { head: string; body: Buffer } | undefined {
-  const split = data.indexOf('\r\n\r\n');
-  if (split === -1) return undefined;
-  return { head: data.subarray(0, split).toString('latin1'), body: data.subarray(split + 4) };
-}
-
-const isChunked = (head: string) => /\r\ntransfer-encoding: *chunked/i.test(head);
-
-/** Decodes a chunked body by its byte counts; `complete` once the last (empty) chunk arrived. */
-function dechunk(data: Buffer): { body: Buffer; complete: boolean } {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = data.indexOf('\r\n', at);
-    if (eol === -1) break;
-    const size = Number.parseInt(data.subarray(at, eol).toString('latin1'), 16);
-    if (!Number.isFinite(size)) break;
-    if (size === 0) return { body: Buffer.concat(parts), complete: true };
-    if (data.byteLength < eol + 2 + size) break;
-    parts.push(data.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-  return { body: Buffer.concat(parts), complete: false };
-}
-
-function responseComplete(data: Buffer): boolean {
-  const parts = splitHead(data);
-  if (parts === undefined) return false;
-  if (isChunked(parts.head)) return dechunk(parts.body).complete;
-  const length = /\r\ncontent-length: *(\d+)/i.exec(parts.head)?.[1];
-  return length !== undefined && parts.body.byteLength >= Number(length);
-}
-
-/** Parses a response as it arrived on the socket, decoding a chunked body. */
-export function parseResponse(raw: string | Buffer): RawResponse {
-  const data = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
-  const parts = splitHead(data);
-  if (parts === undefined) {
-    throw new Error(`no HTTP response: ${JSON.stringify(data.subarray(0, 200).toString('utf8'))}`);
-  }
-  const [statusLine = '', ...headerLines] = parts.head.split('\r\n');
-  const status = Number(statusLine.split(' ')[1]);
-  const headers: Record<string, string> = {};
-  for (const line of headerLines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const body = (isChunked(parts.head) ? dechunk(parts.body).body : parts.body).toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
-  return { status, headers, body, json };
 }
 
 /** One server-sent event, as a client's parser reports it. */

@@ -4,6 +4,7 @@
  * length), so those go out byte for byte from here.
  */
 import { connect, type Socket } from 'node:net';
+import { httpResponseComplete, parseHttpResponse, type RawHttpResponse } from '@mcpkit/core/testing';
 
 /** Header lines in order; a name may repeat, which is the point of some attacks. */
 export type HeaderList = [name: string, value: string][];
@@ -17,71 +18,13 @@ export interface RawRequest {
   body?: string;
 }
 
-export interface RawResponse {
-  status: number;
-  /** Lowercased names; a repeated header keeps its last value. */
-  headers: Record<string, string>;
-  body: string;
-  /** The body as JSON when it parses, otherwise `undefined`. */
-  json: unknown;
-}
+export type RawResponse = RawHttpResponse;
 
 /** The request as text. The caller's headers are sent as given: nothing is added. */
 export function requestText(request: RawRequest): string {
   const lines = [`${request.method ?? 'POST'} ${request.target ?? '/mcp'} ${request.version ?? 'HTTP/1.1'}`];
   for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n${request.body ?? ''}`;
-}
-
-/**
- * Decodes a chunked body by its byte counts (sizes count bytes, not UTF-16 characters, so this
- * works on the raw buffer); a truncated one yields what arrived.
- */
-function dechunk(data: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  while (at < data.byteLength) {
-    const eol = data.indexOf('\r\n', at);
-    if (eol === -1) break;
-    const size = Number.parseInt(data.subarray(at, eol).toString('latin1'), 16);
-    if (!Number.isFinite(size) || size === 0) break;
-    parts.push(data.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-  return Buffer.concat(parts);
-}
-
-/** Parses a complete response; throws when no status line and head arrived at all. */
-export function parseResponse(raw: Buffer): RawResponse {
-  const split = raw.indexOf('\r\n\r\n');
-  if (split === -1) {
-    throw new Error(`no HTTP response head in ${JSON.stringify(raw.subarray(0, 120).toString('utf8'))}`);
-  }
-  const [statusLine = '', ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const rest = raw.subarray(split + 4);
-  const body = (/chunked/i.test(headers['transfer-encoding'] ?? '') ? dechunk(rest) : rest).toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
-  return { status: Number(statusLine.split(' ')[1]), headers, body, json };
-}
-
-/** Whether `data` holds a whole response: its head and a body of the declared length. */
-function complete(data: Buffer): boolean {
-  const split = data.indexOf('\r\n\r\n');
-  if (split === -1) return false;
-  const head = data.subarray(0, split).toString('latin1');
-  const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
-  if (length !== undefined) return data.byteLength - split - 4 >= Number(length);
-  return /\r\ntransfer-encoding: *chunked/i.test(head) && data.subarray(split).includes('\r\n0\r\n\r\n');
 }
 
 export interface Exchange {
@@ -104,7 +47,7 @@ export function openExchange(port: number, timeoutMs = 10_000): Exchange {
       clearTimeout(timer);
       socket.destroy();
       try {
-        resolve(parseResponse(Buffer.concat(chunks)));
+        resolve(parseHttpResponse(Buffer.concat(chunks)));
       } catch (error) {
         reject(error);
       }
@@ -116,7 +59,7 @@ export function openExchange(port: number, timeoutMs = 10_000): Exchange {
     }, timeoutMs);
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
-      if (complete(Buffer.concat(chunks))) finish();
+      if (httpResponseComplete(Buffer.concat(chunks))) finish();
     });
     // A reset after the answer arrived is expected when the server refuses an unread body.
     socket.on('error', () => undefined);

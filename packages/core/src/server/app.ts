@@ -14,7 +14,8 @@ import { type CursorCodec, createCursorCodec, installListPagination } from '../p
 import type { RootSet } from '../roots/root-set.js';
 import { SubscriptionHub } from '../subscriptions/index.js';
 import { installTaskDispatch, type TaskOffers } from '../tasks/dispatch.js';
-import { TaskStore, type TaskStoreOptions } from '../tasks/store.js';
+import type { TaskStoreOptions } from '../tasks/options.js';
+import { TaskStore } from '../tasks/store.js';
 import { InstanceRoots } from './instance-roots.js';
 import { type AppKeys, resolveKeys } from './keys.js';
 import { installLegacySubscriptions, registerTarget } from './notify.js';

@@ -1,7 +1,7 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Scope } from '../server/app.js';
 import { errorResult } from '../server/tool.js';
-import type { TaskError } from './store.js';
+import type { TaskError } from './types.js';
 
 /**
  * Codes whose message is meant for the client: its own bad argument (-32602, which a synchronous

@@ -5,6 +5,7 @@
  */
 export type { TaskOffers } from './dispatch.js';
 export { declaresTasks, TASKS_EXTENSION, tasksCapabilityMissing } from './extension.js';
+export type { TaskStoreOptions } from './options.js';
 export {
   type CreateTaskResult,
   createTaskResult,
@@ -13,11 +14,5 @@ export {
   type Task,
   type TaskSupport,
 } from './shapes.js';
-export {
-  type TaskError,
-  type TaskHandle,
-  type TaskSnapshot,
-  type TaskStatus,
-  TaskStore,
-  type TaskStoreOptions,
-} from './store.js';
+export { TaskStore } from './store.js';
+export type { TaskError, TaskHandle, TaskSnapshot, TaskStatus } from './types.js';

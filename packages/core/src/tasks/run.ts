@@ -23,7 +23,8 @@ import { taskFailure } from './failure.js';
 import { principalOf } from './principal.js';
 import { missingFor } from './questions.js';
 import { type CreateTaskResult, createTaskResult } from './shapes.js';
-import type { TaskHandle, TaskStore } from './store.js';
+import type { TaskStore } from './store.js';
+import type { TaskHandle } from './types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a tool of any schema; the call site keeps the types
 export type AnyToolDefinition = ToolDefinition<z.ZodObject, any>;

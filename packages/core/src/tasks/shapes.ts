@@ -1,5 +1,5 @@
 import type { CallToolResult, InputRequest } from '@modelcontextprotocol/server';
-import type { TaskError, TaskSnapshot, TaskStatus } from './store.js';
+import type { TaskError, TaskSnapshot, TaskStatus } from './types.js';
 
 /**
  * How a tool takes part in tasks: `optional` becomes a task for clients that declared the

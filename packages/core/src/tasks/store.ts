@@ -3,80 +3,9 @@ import type { CallToolResult, InputRequest } from '@modelcontextprotocol/server'
 import { UserError } from '../errors/index.js';
 import { CancelledError } from '../progress/cancel.js';
 import { FinishedLedger } from './finished.js';
+import { resolveTaskOptions, type TaskStoreOptions } from './options.js';
 import { keepResult, stringBytes, TASK_OVERHEAD_BYTES } from './outcome.js';
-
-/** Where a task is in its life; the last three are final. */
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** The JSON-RPC error a failed task carries. */
-export interface TaskError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** A task as a reader sees it: a copy, never the store's own record. */
-export interface TaskSnapshot {
-  readonly id: string;
-  readonly status: TaskStatus;
-  readonly statusMessage?: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly ttlMs: number;
-  readonly pollIntervalMs: number;
-  /** The tool's result, once `completed`. */
-  readonly result?: CallToolResult;
-  /** The protocol error, once `failed`. */
-  readonly error?: TaskError;
-  /** The questions still open, while `input_required`. */
-  readonly inputRequests?: Readonly<Record<string, InputRequest>>;
-}
-
-/** What the code running a task may do with it. */
-export interface TaskHandle {
-  readonly id: string;
-  /** Fires when the task is cancelled, expires or the app closes: the work must stop. */
-  readonly signal: AbortSignal;
-  snapshot(): TaskSnapshot;
-  complete(result: CallToolResult): void;
-  fail(error: TaskError): void;
-  /**
-   * Parks the task on `requests` until the client has answered every one (with `tasks/update`,
-   * possibly over several calls), then resolves with the answers. Rejects if the task ends first.
-   */
-  needInput(requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
-  /** Shows `message` as the status message of a working task (its latest progress). */
-  report(message: string): void;
-}
-
-export interface TaskStoreOptions {
-  /**
-   * How long a task is kept from its creation, finished or not; advertised as `ttlMs`. Default 30
-   * minutes: room for long work plus a question's wait, without holding results for an hour.
-   */
-  ttlMs?: number;
-  /** How often clients are asked to poll `tasks/get`. Default one second. */
-  pollIntervalMs?: number;
-  /**
-   * How long a task may wait in `input_required` with no answer arriving before it fails. Default
-   * 10 minutes, so a client that never answers cannot hold a live-task slot for the whole TTL.
-   */
-  inputTimeoutMs?: number;
-  /** Unfinished tasks one principal may have at once. Default 16. */
-  maxLivePerPrincipal?: number;
-  /** Tasks, finished or not, kept per principal; a finished one makes room. Default 64. */
-  maxKeptPerPrincipal?: number;
-  /** Tasks kept in all. Default 1024. */
-  maxTasks?: number;
-  /**
-   * Bytes the outcomes of finished tasks may hold in all (serialised JSON, two bytes per
-   * character, plus a fixed charge per task). Finished tasks make room, read ones first. A single
-   * result larger than this is replaced by a short tool error. Default 64 MiB, at least 64 KiB.
-   */
-  maxResultBytes?: number;
-  /** Clock, for tests. */
-  now?: () => number;
-}
+import type { TaskError, TaskHandle, TaskSnapshot, TaskStatus } from './types.js';
 
 interface Waiter {
   open: Map<string, InputRequest>;
@@ -105,8 +34,6 @@ interface Entry {
 
 const FINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
-const MiB = 1024 * 1024;
-
 /**
  * The code of a task that waited too long for answers. JSON-RPC leaves -32000 to -32099 to
  * servers; -32001 is the one MCP SDKs have used for a request that timed out.
@@ -115,14 +42,6 @@ export const INPUT_TIMEOUT_CODE = -32001;
 
 function isLive(entry: Entry): boolean {
   return !FINAL.has(entry.status);
-}
-
-function positive(name: string, value: number, least = 1): number {
-  if (!Number.isSafeInteger(value) || value < least) {
-    const floor = least === 1 ? 'a positive integer' : `an integer of at least ${least}`;
-    throw new Error(`The task option ${name} must be ${floor}; got ${value}.`);
-  }
-  return value;
 }
 
 /** 192 random bits: a task id is a bearer handle, so it must not be guessable. */
@@ -163,17 +82,15 @@ export class TaskStore {
   private closed = false;
 
   constructor(options: TaskStoreOptions = {}) {
-    this.ttlMs = positive('ttlMs', options.ttlMs ?? 30 * 60_000);
-    this.pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs ?? 1_000);
-    this.inputTimeoutMs = positive('inputTimeoutMs', options.inputTimeoutMs ?? 10 * 60_000);
-    this.maxLive = positive('maxLivePerPrincipal', options.maxLivePerPrincipal ?? 16);
-    this.maxKept = positive('maxKeptPerPrincipal', options.maxKeptPerPrincipal ?? 64);
-    this.maxTasks = positive('maxTasks', options.maxTasks ?? 1024);
-    this.maxResultBytes = positive('maxResultBytes', options.maxResultBytes ?? 64 * MiB, 64 * 1024);
-    if (this.maxKept < this.maxLive) {
-      throw new Error('The task option maxKeptPerPrincipal must be at least maxLivePerPrincipal.');
-    }
-    this.now = options.now ?? Date.now;
+    const resolved = resolveTaskOptions(options);
+    this.ttlMs = resolved.ttlMs;
+    this.pollIntervalMs = resolved.pollIntervalMs;
+    this.inputTimeoutMs = resolved.inputTimeoutMs;
+    this.maxLive = resolved.maxLivePerPrincipal;
+    this.maxKept = resolved.maxKeptPerPrincipal;
+    this.maxTasks = resolved.maxTasks;
+    this.maxResultBytes = resolved.maxResultBytes;
+    this.now = resolved.now;
   }
 
   /** Tasks held now, finished or not. */

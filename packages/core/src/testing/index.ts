@@ -3,6 +3,7 @@ export { type HttpBin, type StartHttpBinOptions, startHttpBin, userNode } from '
 export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';
 export { type Notification, NotificationLog } from './notifications.js';
+export { httpResponseComplete, parseHttpResponse, type RawHttpResponse } from './raw-http.js';
 export {
   httpTaskWire,
   type TaskWire,

@@ -8,6 +8,7 @@ import { WalkLister } from './verified-listing.js';
 import {
   byName,
   type ExcludeTest,
+  locate,
   rootError,
   typeOf,
   type WalkEntry,
@@ -61,7 +62,8 @@ export async function directoryPage(
   dirents.sort(byName);
   const prefix = real.endsWith(sep) ? real : real + sep;
 
-  let index = after === undefined ? 0 : firstAfter(dirents, after);
+  const at = after === undefined ? undefined : locate(dirents, after);
+  let index = at === undefined ? 0 : at.exact ? at.index + 1 : at.index;
   const items: WalkEntry[] = [];
   const texts: string[] = [];
   let used = 0;
@@ -105,16 +107,4 @@ function afterName(codec: CursorCodec, list: string, cursor: string): string {
   const [name, ...rest] = Array.isArray(position) ? position : [];
   if (typeof name !== 'string' || rest.length > 0) throw new UserError(INVALID_CURSOR_MESSAGE);
   return name;
-}
-
-/** Index of the first entry whose name sorts after `name` (binary search on the sorted listing). */
-function firstAfter(dirents: readonly { name: string }[], name: string): number {
-  let low = 0;
-  let high = dirents.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (dirents[mid]!.name <= name) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -310,7 +310,8 @@ async function resume(
   }
 }
 
-function locate(entries: readonly Dirent[], key: string | number): { index: number; exact: boolean } {
+/** Where `key` (a name, or an index) falls in a name-sorted listing, and whether it is there. */
+export function locate(entries: readonly Dirent[], key: string | number): { index: number; exact: boolean } {
   if (typeof key === 'number') {
     const index = Math.min(Math.max(0, Math.trunc(key)), entries.length);
     return { index, exact: index < entries.length };
