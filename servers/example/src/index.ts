@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { errorMessage } from '@mcpkit/core/errors';
 import { RootSet } from '@mcpkit/core/roots';
 import { runServer, UsageError } from '@mcpkit/core/runner';
 import { createExampleApp } from './server.js';
@@ -17,7 +18,7 @@ await runServer({
     const [dir, ...rest] = cli.positionals;
     if (!dir || rest.length > 0) throw new UsageError('Give exactly one notes directory.');
     const roots = await RootSet.create([dir]).catch((error: unknown) => {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw new UsageError(errorMessage(error));
     });
     return createExampleApp({
       roots,

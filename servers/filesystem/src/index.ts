@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { errorMessage } from '@mcpkit/core/errors';
 import { RootSet } from '@mcpkit/core/roots';
 import { runServer, UsageError } from '@mcpkit/core/runner';
 import { createFilesystemApp } from './server.js';
@@ -25,7 +26,7 @@ await runServer({
       );
     }
     const roots = await RootSet.create(cli.positionals).catch((error: unknown) => {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw new UsageError(errorMessage(error));
     });
     const media = cli.values['max-media-bytes'];
     const maxMediaBytes = typeof media === 'string' ? Number(media) : undefined;

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { errorMessage } from '@mcpkit/core/errors';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type FixtureSizes, type FsFixtures, filesystemFixtures } from './fixtures.js';
 import { median, peakRssOf, RssSampler, runParallel, runSequential, treeCpuMs } from './measure.js';
@@ -179,10 +180,6 @@ async function measureOps<F>(
   record.notes = [...notes];
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function serverSession<F extends { dir: string }>(
   scenario: Scenario<F>,
   target: ServerTarget,
@@ -225,7 +222,7 @@ async function serverSession<F extends { dir: string }>(
     await measureOps(scenario, op, record, () => treeCpuMs(pid), scale);
   } catch (error) {
     const tail = session?.stderrTail().trim().split('\n').slice(-3).join(' | ');
-    throw new Error(`${describe(error)}${tail ? ` (server stderr: ${tail})` : ''}`);
+    throw new Error(`${errorMessage(error)}${tail ? ` (server stderr: ${tail})` : ''}`);
   } finally {
     if (sampler) record.peakRssBytes = sampler.stop();
     await session?.close().catch(() => undefined);
@@ -309,7 +306,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
           else await serverSession(scenario, target, ctx, record, scale);
         } catch (error) {
           record.ok = false;
-          record.error = describe(error);
+          record.error = errorMessage(error);
         }
         sessions.push(record);
         const p50 = median(record.latenciesMs);

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { errorMessage } from '@mcpkit/core/errors';
 import { runBench } from './bench.js';
 import { FULL_SIZES, TINY_SIZES } from './fixtures.js';
 
@@ -78,6 +79,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+  process.stderr.write(`bench: ${errorMessage(error)}\n${USAGE}\n`);
   process.exitCode = 1;
 });

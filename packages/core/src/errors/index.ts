@@ -16,3 +16,16 @@ export class UserError extends Error {
 export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }
+
+/**
+ * The message of anything thrown, for logs and for a command line's one-line complaint. Never use
+ * it to answer a client: only a {@link UserError}'s message is written for them.
+ *
+ * @example
+ * ```ts
+ * log.warn(`cannot watch ${uri}: ${errorMessage(error)}`);
+ * ```
+ */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -6,20 +6,20 @@ export {
   type JsonValue,
   MAX_CURSOR_LENGTH,
   type PositionGuard,
-} from './cursorCodec.js';
-export { INVALID_CURSOR_MESSAGE, invalidCursorError } from './invalidCursor.js';
+} from './cursor-codec.js';
+export { INVALID_CURSOR_MESSAGE, invalidCursorError } from './invalid-cursor.js';
 export {
   installListPagination,
   LIST_METHODS,
   type ListMethod,
   type ListPaginationOptions,
   pagesItself,
-} from './listPagination.js';
-export { assertPageSize } from './pageSize.js';
-export { type ArrayPosition, type Page, type PaginateArrayOptions, paginateArray } from './paginateArray.js';
+} from './list-pagination.js';
+export { assertPageSize } from './page-size.js';
+export { type ArrayPosition, type Page, type PaginateArrayOptions, paginateArray } from './paginate-array.js';
 export {
   type PageSource,
   type PaginateSourceOptions,
   paginateSource,
   type SourceItem,
-} from './paginateSource.js';
+} from './paginate-source.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { MAX_OUTPUT_LIMIT_BYTES, MIN_OUTPUT_LIMIT_BYTES } from '../limits/outputLimit.js';
+import { errorMessage } from '../errors/index.js';
+import { MAX_OUTPUT_LIMIT_BYTES, MIN_OUTPUT_LIMIT_BYTES } from '../limits/output-limit.js';
 import { isLogLevel, type LogLevel } from '../logging/logger.js';
 
 /** The flags every mcpkit bin understands. */
@@ -109,7 +110,7 @@ export function parseCommandLine(argv: string[], extra: Record<string, ExtraOpti
     });
   } catch (error) {
     // node:util's messages may run to several lines and sentences: keep the first, which names the problem.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const first = (message.split('\n')[0] ?? '').replace(/\. To specify.*$/s, '.');
     throw new UsageError(/[.?!]$/.test(first) ? first : `${first}.`);
   }

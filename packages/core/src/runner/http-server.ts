@@ -15,6 +15,7 @@ import {
   type McpHttpHandler,
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
+import { errorMessage } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { type EventStoreLimits, SseEventStore } from './event-store.js';
 import { createAuthenticator, type TokenVerifier } from './http-auth.js';
@@ -236,7 +237,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
             sendRejection(res, req.complete ? rejection : { ...rejection, closeConnection: true });
         },
         (error: unknown) => {
-          log.error(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+          log.error(`request failed: ${errorMessage(error)}`);
           sendRejection(res, reject(500, INTERNAL_ERROR, 'Internal error.'));
         },
       );

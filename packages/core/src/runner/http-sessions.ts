@@ -7,6 +7,7 @@
  * (SECURITY.md §0.3, CVE-2026-33946).
  */
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
 
 export interface LegacySession {
@@ -109,9 +110,7 @@ export class LegacySessionStore {
     this.#sessions.delete(session.id);
     this.#log.debug(`legacy session ${why}`);
     session.transport.close().catch((error: unknown) => {
-      this.#log.warn(
-        `closing a legacy session failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.#log.warn(`closing a legacy session failed: ${errorMessage(error)}`);
     });
   }
 }

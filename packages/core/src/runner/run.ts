@@ -1,4 +1,5 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { errorMessage } from '../errors/index.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import type { App } from '../server/app.js';
 import {
@@ -61,7 +62,7 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
     log = createLogger({ name: bin.bin, level: cli.common.logLevel });
     app = await bin.create(cli, log);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     process.stderr.write(`${bin.bin}: ${message}\nRun "${bin.bin} --help" for usage.\n`);
     process.exitCode = 2;
     return;
@@ -129,7 +130,7 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
       `${bin.bin} ${info.version} listening on ${server.url}${token ? ' (bearer token required)' : ''}\n`,
     );
   } catch (error) {
-    process.stderr.write(`${bin.bin}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${bin.bin}: ${errorMessage(error)}\n`);
     await app.close();
     process.exitCode = 1;
   }

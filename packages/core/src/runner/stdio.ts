@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { errorMessage } from '../errors/index.js';
 import type { App } from '../server/app.js';
 import type { SubscriptionHub } from '../subscriptions/index.js';
 import { type ListenHooks, tapListen } from './listen-tap.js';
@@ -10,7 +11,7 @@ export function hubListenHooks(hub: SubscriptionHub, app: App): ListenHooks {
     onListen(owner, uris) {
       for (const uri of uris) {
         hub.acquire(owner, uri).catch((error: unknown) => {
-          app.log.warn(`cannot watch ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+          app.log.warn(`cannot watch ${uri}: ${errorMessage(error)}`);
         });
       }
     },

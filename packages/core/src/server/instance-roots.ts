@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
+import { errorMessage } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Flow } from '../mrtr/flow.js';
 import { ClientRootsState } from '../roots/client-roots.js';
@@ -42,7 +43,7 @@ export class InstanceRoots {
           state.applyAnswer(ticket, r.roots.map((root) => rootUriToPath(root.uri)).filter(isString)),
         )
         .catch((error: unknown) => {
-          log.debug(`roots/list failed: ${error instanceof Error ? error.message : String(error)}`);
+          log.debug(`roots/list failed: ${errorMessage(error)}`);
           state.failRefresh(ticket, error);
         });
     };

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import type { WatchProvider, WatchSource } from './types.js';
 
@@ -61,7 +62,7 @@ async function watchPath(path: string, changed: () => void, log: Logger): Promis
     watcher.on('error', (error) => {
       // Before the first scan ends an error (no inotify watches left, EACCES) means there is no watch.
       if (!started) reject(error);
-      else log.warn(`subscriptions: watching ${path} failed: ${describe(error)}`);
+      else log.warn(`subscriptions: watching ${path} failed: ${errorMessage(error)}`);
     });
   });
   try {
@@ -77,8 +78,4 @@ async function watchPath(path: string, changed: () => void, log: Logger): Promis
     throw error;
   }
   return { close: () => watcher.close() };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

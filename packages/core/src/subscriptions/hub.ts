@@ -1,4 +1,4 @@
-import { UserError } from '../errors/index.js';
+import { errorMessage, UserError } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { KeyedDebouncer } from './debounce.js';
 import type { ListKind, NotificationTarget, WatchFactory, WatchProvider, WatchSource } from './types.js';
@@ -212,7 +212,7 @@ export class SubscriptionHub {
       try {
         factory = provider(uri);
       } catch (error) {
-        this.#log.warn(`subscriptions: watch provider failed for ${uri}: ${describe(error)}`);
+        this.#log.warn(`subscriptions: watch provider failed for ${uri}: ${errorMessage(error)}`);
         throw cannotWatch(uri);
       }
       if (factory) return factory;
@@ -230,7 +230,7 @@ export class SubscriptionHub {
       entry.source = await factory(entry.uri, changed);
       return true;
     } catch (error) {
-      this.#log.warn(`subscriptions: cannot watch ${entry.uri}: ${describe(error)}`);
+      this.#log.warn(`subscriptions: cannot watch ${entry.uri}: ${errorMessage(error)}`);
       this.#forget(entry);
       return false;
     }
@@ -260,7 +260,7 @@ export class SubscriptionHub {
     try {
       await source.close();
     } catch (error) {
-      this.#log.warn(`subscriptions: closing the watch of ${entry.uri} failed: ${describe(error)}`);
+      this.#log.warn(`subscriptions: closing the watch of ${entry.uri} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -280,7 +280,7 @@ export class SubscriptionHub {
   /** One target failing (a closed connection, usually) must not keep the others from hearing. */
   #deliver(what: string, send: () => void | Promise<void>): void {
     const failed = (error: unknown): void => {
-      this.#log.debug(`subscriptions: delivering ${what} failed: ${describe(error)}`);
+      this.#log.debug(`subscriptions: delivering ${what} failed: ${errorMessage(error)}`);
     };
     try {
       // Promise.resolve also absorbs targets that answer synchronously.
@@ -293,8 +293,4 @@ export class SubscriptionHub {
 
 function cannotWatch(uri: string): UserError {
   return new UserError(`The resource "${uri}" cannot be watched for changes; read it again later instead.`);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import type { WatchProvider, WatchSource } from './types.js';
 
@@ -67,7 +68,7 @@ async function startPolling(
     } catch (error) {
       if (closed) return;
       // Warn once when a source starts failing; repeating it every interval would drown the log.
-      const message = `subscriptions: polling ${uri} failed: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `subscriptions: polling ${uri} failed: ${errorMessage(error)}`;
       if (failing) log.debug(message);
       else log.warn(message);
       failing = true;

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { UserError } from '@mcpkit/core/errors';
+import { errorMessage, UserError } from '@mcpkit/core/errors';
 import type { JsonValue, PageSource } from '@mcpkit/core/pagination';
 import { CancelledError } from '@mcpkit/core/progress';
 import type { FileJob, FileResult, LineHit, WorkerConfig } from './content-worker.js';
@@ -77,7 +77,7 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
   try {
     new RegExp(query, flags);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     throw new UserError(
       `The regex is not valid JavaScript (${escapeName(why)}); fix it, or pass regex: false to search for the text as written.`,
     );

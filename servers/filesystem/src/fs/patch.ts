@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { UserError } from '@mcpkit/core/errors';
+import { errorMessage, UserError } from '@mcpkit/core/errors';
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 
 /** What a patch does to one file. */
@@ -84,7 +84,7 @@ export function parsePatchFiles(patchText: string): FilePatch[] {
   try {
     parsed = parsePatch(patchText);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     throw new UserError(`The patch could not be read (${quoteName(why).slice(1, -1)}); send a unified diff.`);
   }
   const written = patchText.split('\n').filter((l) => /^@@\s/.test(l));

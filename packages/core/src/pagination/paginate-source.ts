@@ -1,6 +1,6 @@
-import type { CursorCodec, CursorPosition, PositionGuard } from './cursorCodec.js';
-import { assertPageSize } from './pageSize.js';
-import type { Page } from './paginateArray.js';
+import type { CursorCodec, CursorPosition, PositionGuard } from './cursor-codec.js';
+import { assertPageSize } from './page-size.js';
+import type { Page } from './paginate-array.js';
 
 /** One item of a resumable stream, with the position that resumes right after it. */
 export interface SourceItem<T, P extends CursorPosition> {

@@ -1,5 +1,5 @@
 import type { Continuation } from './marker.js';
-import { truncateText } from './truncateText.js';
+import { truncateText } from './truncate-text.js';
 import { utf8ByteLength } from './utf8.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { CursorCodec, JsonValue } from './cursorCodec.js';
-import { assertPageSize } from './pageSize.js';
+import type { CursorCodec, JsonValue } from './cursor-codec.js';
+import { assertPageSize } from './page-size.js';
 
 /** Position stored in an array cursor: where the next page starts, and the key of the item before it. */
 export interface ArrayPosition {

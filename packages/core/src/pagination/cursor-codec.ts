@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { invalidCursorError } from './invalidCursor.js';
+import { invalidCursorError } from './invalid-cursor.js';
 
 /** Any value that survives a JSON round trip unchanged. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -4,9 +4,9 @@ import type {
   RequestTypeMap,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CursorCodec } from './cursorCodec.js';
-import { assertPageSize } from './pageSize.js';
-import { type Page, paginateArray } from './paginateArray.js';
+import type { CursorCodec } from './cursor-codec.js';
+import { assertPageSize } from './page-size.js';
+import { type Page, paginateArray } from './paginate-array.js';
 
 /** Which field of each list result holds the items. */
 const LIST_FIELDS = {
