@@ -1,5 +1,6 @@
 /**
- * Bundles a server's compiled bin into one ESM file.
+ * Bundles a server's bin into one ESM file, from its TypeScript source (esbuild strips the types;
+ * `tsc` type-checks it and builds the library entry, but leaves the bin to this).
  *
  * Why: on Node 20 a server that imports the MCP SDK, zod and our core loads several hundred
  * modules; the ESM loader's resolve, read and link work per module is most of its cold start.
@@ -12,7 +13,7 @@ import { build } from 'esbuild';
 import { type BundledPackage, bundledPackages, renderNotices } from './notices.js';
 
 export interface BundleOptions {
-  /** The compiled entry, e.g. `dist/index.js`. */
+  /** The bin's entry, e.g. `src/bin.ts` (TypeScript or compiled JavaScript). */
   entry: string;
   /** Where the bundle goes, e.g. `dist/bin.js`; the licenses go beside it as `<outfile>.LICENSE.txt`. */
   outfile: string;
@@ -38,7 +39,7 @@ const REQUIRE_SHIM =
  * Bundles `entry` and everything it imports into `outfile`, executable, with a license file beside it.
  *
  * @example
- * await bundleBin({ entry: 'dist/index.js', outfile: 'dist/bin.js' });
+ * await bundleBin({ entry: 'src/bin.ts', outfile: 'dist/bin.js' });
  */
 export async function bundleBin(options: BundleOptions): Promise<BundleResult> {
   const cwd = resolve(options.cwd ?? process.cwd());

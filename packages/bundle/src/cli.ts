@@ -1,14 +1,16 @@
 /**
  * `mcpkit-bundle [entry] [outfile]`: run from a server's package folder after `tsc -b`.
- * Defaults: `dist/index.js` → `dist/bin.js`.
+ * Defaults: `src/bin.ts` → `dist/bin.js`.
  */
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { bundleBin } from './bundle.js';
 
 const USAGE = `Usage: mcpkit-bundle [entry] [outfile]
-Bundles a compiled bin (default dist/index.js) into one file (default dist/bin.js) and writes its
-third-party licenses beside it (dist/bin.js.LICENSE.txt). Run it from the package folder.`;
+Bundles a bin (default src/bin.ts, which tsc leaves out of its emit) into one file (default
+dist/bin.js) and writes its third-party licenses beside it (dist/bin.js.LICENSE.txt). Run it from
+the package folder, after tsc -b has built the rest of dist/ (files the bin loads at run time,
+such as worker scripts, stay there).`;
 
 /** esbuild reports failures as a list of messages; the first says what went wrong. */
 function describe(error: unknown): string {
@@ -25,9 +27,9 @@ async function main(args: string[]): Promise<void> {
   if (flag || args.length > 2) {
     throw new Error(`Unexpected argument ${flag ?? args[2]}; run mcpkit-bundle --help for the usage.`);
   }
-  const [entry = 'dist/index.js', outfile = 'dist/bin.js'] = args;
+  const [entry = 'src/bin.ts', outfile = 'dist/bin.js'] = args;
   if (!existsSync(resolve(entry))) {
-    throw new Error(`${entry} does not exist; compile the package (tsc -b) before bundling it.`);
+    throw new Error(`${entry} does not exist; run mcpkit-bundle from the package folder, or name the entry.`);
   }
   const result = await bundleBin({ entry, outfile }).catch((error: unknown) => {
     throw new Error(`Could not bundle ${entry}: ${describe(error)}`);

@@ -24,18 +24,18 @@ beforeEach(() => {
   app = mkdtempSync(join(tmpdir(), 'bundle-'));
   write('package.json', JSON.stringify({ name: 'fixture-app', version: '3.0.0', type: 'module' }));
   write(
-    'dist/index.js',
+    'src/bin.ts',
     [
       '#!/usr/bin/env node',
       "import { readFileSync } from 'node:fs';",
       "import greet from 'cjs-dep';",
       "import { shout } from 'esm-dep';",
-      "const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));",
+      "const { version }: { version: string } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));",
       "const { later } = await import('./later.js');",
       'console.log(shout(greet(version)), later());',
     ].join('\n'),
   );
-  write('dist/later.js', "export const later = () => 'later';\n");
+  write('src/later.ts', "export const later = (): string => 'later';\n");
   write(
     'node_modules/cjs-dep/package.json',
     JSON.stringify({ name: 'cjs-dep', version: '1.2.3', license: 'MIT' }),
@@ -77,9 +77,9 @@ afterEach(() => rmSync(app, { recursive: true, force: true }));
 
 describe('bundleBin', () => {
   it('writes one executable file that runs without node_modules', async () => {
-    const result = await bundleBin({ entry: 'dist/index.js', outfile: 'dist/bin.js', cwd: app });
+    const result = await bundleBin({ entry: 'src/bin.ts', outfile: 'dist/bin.js', cwd: app });
     rmSync(join(app, 'node_modules'), { recursive: true });
-    rmSync(join(app, 'dist/later.js'));
+    rmSync(join(app, 'src'), { recursive: true });
 
     const text = readFileSync(result.outfile, 'utf8');
     expect(text.split('\n')[0]).toBe('#!/usr/bin/env node');
@@ -92,7 +92,7 @@ describe('bundleBin', () => {
   });
 
   it('lists every bundled package with its license text, and not the package itself', async () => {
-    const result = await bundleBin({ entry: 'dist/index.js', outfile: 'dist/bin.js', cwd: app });
+    const result = await bundleBin({ entry: 'src/bin.ts', outfile: 'dist/bin.js', cwd: app });
     expect(result.packages.map((p) => `${p.name}@${p.version} ${p.license}`)).toEqual([
       'cjs-dep@1.2.3 MIT',
       'esm-dep@0.4.0 ISC',
@@ -115,7 +115,7 @@ describe('bundleBin', () => {
 describe('mcpkit-bundle', () => {
   const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: app, encoding: 'utf8' });
 
-  it('bundles dist/index.js into dist/bin.js by default and says what it wrote', () => {
+  it('bundles src/bin.ts into dist/bin.js by default and says what it wrote', () => {
     const run = cli([]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
@@ -123,12 +123,12 @@ describe('mcpkit-bundle', () => {
     );
   });
 
-  it('says to compile first when the entry is missing', () => {
-    rmSync(join(app, 'dist'), { recursive: true });
+  it('says where to run it when the entry is missing', () => {
+    rmSync(join(app, 'src'), { recursive: true });
     const run = cli([]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
-      'mcpkit-bundle: dist/index.js does not exist; compile the package (tsc -b) before bundling it.\n',
+      'mcpkit-bundle: src/bin.ts does not exist; run mcpkit-bundle from the package folder, or name the entry.\n',
     );
   });
 

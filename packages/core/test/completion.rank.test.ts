@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COMPLETION_VALUES, rankCompletions } from '../src/completion/index.js';
+import { rankCompletions } from '../src/completion/index.js';
+import { MAX_COMPLETION_VALUES } from '../src/completion/rank.js';
 
 describe('rankCompletions', () => {
   it('puts exact-case prefixes first, then case-insensitive prefixes, then substrings', () => {

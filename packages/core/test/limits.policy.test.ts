@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { base64Length, limitBinary, OutputBudget, utf8ByteLength } from '../src/limits/index.js';
+import { isTooLarge } from '../src/limits/limit-binary.js';
 import {
-  base64Length,
   DEFAULT_OUTPUT_LIMIT_BYTES,
-  isTooLarge,
-  limitBinary,
   MAX_OUTPUT_LIMIT_BYTES,
   OUTPUT_LIMIT_ENV,
-  OutputBudget,
   resolveOutputLimit,
-  utf8ByteLength,
-} from '../src/limits/index.js';
+} from '../src/limits/output-limit.js';
 
 describe('resolveOutputLimit', () => {
   it('defaults to 1 MiB, well under the 10 MiB stdio cap', () => {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_CURSOR_LENGTH } from '../src/pagination/cursor-codec.js';
 import {
   type CursorCodec,
   createCursorCodec,
   INVALID_CURSOR_MESSAGE,
   type JsonValue,
-  MAX_CURSOR_LENGTH,
 } from '../src/pagination/index.js';
 
 const key = randomBytes(32);

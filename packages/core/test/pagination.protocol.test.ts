@@ -3,7 +3,8 @@ import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCursorCodec, installListPagination, pagesItself } from '../src/pagination/index.js';
+import { createCursorCodec } from '../src/pagination/index.js';
+import { installListPagination, pagesItself } from '../src/pagination/list-pagination.js';
 
 const codec = createCursorCodec({ key: randomBytes(32) });
 const eras = ['legacy', 'modern'] as const;

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fileWatchProvider, type NotificationTarget, SubscriptionHub } from '../src/subscriptions/index.js';
+import { fileWatchProvider } from '../src/subscriptions/file-watch.js';
+import { SubscriptionHub } from '../src/subscriptions/hub.js';
+import type { NotificationTarget } from '../src/subscriptions/index.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UserError } from '../src/errors/index.js';
 import type { Logger } from '../src/logging/logger.js';
-import {
-  type ListKind,
-  type NotificationTarget,
-  SubscriptionHub,
-  type SubscriptionHubOptions,
-  type WatchFactory,
-} from '../src/subscriptions/index.js';
+import type { SubscriptionHubOptions } from '../src/subscriptions/hub.js';
+import { SubscriptionHub } from '../src/subscriptions/hub.js';
+import type { ListKind, NotificationTarget, WatchFactory } from '../src/subscriptions/index.js';
 
 /** A target that records what reached it. */
 function recorder(): NotificationTarget & { updates: string[]; lists: ListKind[] } {

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../src/logging/logger.js';
-import { type PollProviderOptions, pollProvider, SubscriptionHub } from '../src/subscriptions/index.js';
+import { SubscriptionHub } from '../src/subscriptions/hub.js';
+import type { PollProviderOptions } from '../src/subscriptions/index.js';
+import { pollProvider } from '../src/subscriptions/poll.js';
 
 const hubs: SubscriptionHub[] = [];
 afterEach(async () => {

@@ -11,8 +11,9 @@ import * as z from 'zod';
 import { UserError } from '../src/errors/index.js';
 import type { Logger } from '../src/logging/index.js';
 import type { Answer } from '../src/mrtr/answers.js';
-import { httpFactory, startHttpServer } from '../src/runner/index.js';
-import { type App, createApp, defineTool, registerTool } from '../src/server/index.js';
+import { startHttpServer } from '../src/runner/http-lazy.js';
+import { httpFactory } from '../src/runner/run.js';
+import { type App, createApp, defineTool } from '../src/server/index.js';
 import { TASKS_EXTENSION } from '../src/tasks/extension.js';
 import { connect } from '../src/testing/index.js';
 import { httpTaskWire, type TaskWire, taskWire, untilTask } from '../src/testing/task-wire.js';
@@ -222,16 +223,7 @@ afterEach(async () => {
 });
 
 function makeApp(options: Parameters<typeof createApp>[1] = {}): App {
-  const app = createApp(
-    {
-      name: 'tasks-test',
-      version: '0',
-      setup(_mcp, scope) {
-        for (const tool of tools) registerTool(scope, tool);
-      },
-    },
-    options,
-  );
+  const app = createApp({ name: 'tasks-test', version: '0', tools }, options);
   open.push(app);
   return app;
 }

@@ -1,9 +1,9 @@
 import { inputRequired } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../src/errors/index.js';
-import { TaskStore, type TaskStoreOptions } from '../src/tasks/index.js';
+import type { TaskStoreOptions } from '../src/tasks/index.js';
 import { TASK_OVERHEAD_BYTES, TOO_LARGE_RESULT } from '../src/tasks/outcome.js';
-import { INPUT_TIMEOUT_CODE } from '../src/tasks/store.js';
+import { INPUT_TIMEOUT_CODE, TaskStore } from '../src/tasks/store.js';
 
 const RESULT = { content: [{ type: 'text' as const, text: 'done' }] };
 const KiB = 1024;

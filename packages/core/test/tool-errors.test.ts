@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { UserError } from '../src/errors/index.js';
-import { createApp, defineTool, registerTool } from '../src/server/index.js';
+import { createApp, defineTool } from '../src/server/index.js';
 import { connect } from '../src/testing/index.js';
 
 const logged: string[] = [];
@@ -32,7 +32,7 @@ const fails = defineTool({
 describe('tool errors', () => {
   it.each(['legacy', 'modern'] as const)('map to one sentence and log only real faults (%s)', async (era) => {
     logged.length = 0;
-    const app = createApp({ name: 't', version: '0', setup: (_m, s) => registerTool(s, fails) }, { log });
+    const app = createApp({ name: 't', version: '0', tools: [fails] }, { log });
     const s = await connect(app, { era });
     const text = async (how: string) => {
       const r = await s.callTool('fails', { how });

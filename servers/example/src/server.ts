@@ -1,28 +1,22 @@
-import { type App, type AppOptions, createApp, registerTool } from '@mcpkit/core/server';
-import { fileWatchProvider } from '@mcpkit/core/subscriptions';
-import { conformanceFixtures } from './conformance/index.js';
-import { registerReviewNote } from './prompts/review-note.js';
-import { notePath, registerNoteResources } from './resources/notes.js';
-import { deleteNote } from './tools/delete-note.js';
-import { listNotes } from './tools/list-notes.js';
-import { readNote } from './tools/read-note.js';
-import { searchNotes } from './tools/search-notes.js';
-import { summarizeNotes } from './tools/summarize-notes.js';
-import { writeNote } from './tools/write-note.js';
+import { type App, type AppOptions, createApp, readPackageInfo } from '@mcpkit/core/server';
+import type { NotesContext } from './context.js';
+import { prompts } from './prompts/index.js';
+import { resources } from './resources/index.js';
+import { tools } from './tools/index.js';
 
+/** This package's package.json: the one place its version lives (serverInfo, --version, --help). */
+export const PACKAGE_JSON = new URL('../package.json', import.meta.url);
+
+/** The name clients see in `serverInfo`, and the bin's name. */
 export const NAME = 'mcpkit-example';
-export const VERSION = '0.1.0';
 
 /** Options of the notes server: core's app options, with the notes directory as the roots ceiling. */
-export type ExampleOptions = AppOptions &
-  Required<Pick<AppOptions, 'roots'>> & {
-    /** Also serve the official conformance suite's `test_*` fixtures (testing only; default off). */
-    conformanceFixtures?: boolean;
-  };
+export type ExampleOptions = AppOptions & Required<Pick<AppOptions, 'roots'>>;
 
 /**
  * The example server: notes kept as Markdown files in one directory. It is small on purpose and
- * uses every part of core, so it doubles as the template for a new server.
+ * uses every part of core, so it doubles as the template for a new server. This is the one place
+ * that wires its lists and its context.
  *
  * @example
  * ```ts
@@ -30,32 +24,23 @@ export type ExampleOptions = AppOptions &
  * serveAppStdio(app);
  * ```
  */
-export function createExampleApp(options: ExampleOptions): App {
-  const fixtures = options.conformanceFixtures ? conformanceFixtures() : undefined;
-  const app = createApp(
+export function createExampleApp(options: ExampleOptions): App<NotesContext> {
+  const dir = options.roots.roots[0]?.path;
+  if (dir === undefined) throw new Error('createExampleApp needs the notes directory as its only root.');
+  return createApp<NotesContext>(
     {
       name: NAME,
-      version: VERSION,
+      version: readPackageInfo(PACKAGE_JSON).version,
       title: 'mcpkit notes (example)',
       description: 'Markdown notes in one directory: the mcpkit example server.',
       instructions:
         'Notes are Markdown files. Use list_notes or the note:/// resources to see them, read_note to read one, ' +
         'search_notes to find text, and summarize_notes to ask about them.',
-      setup(_mcp, scope) {
-        registerTool(scope, listNotes);
-        registerTool(scope, readNote);
-        registerTool(scope, searchNotes);
-        registerTool(scope, summarizeNotes);
-        registerTool(scope, writeNote);
-        registerTool(scope, deleteNote);
-        registerNoteResources(scope);
-        registerReviewNote(scope);
-        fixtures?.register(scope);
-      },
+      tools,
+      resources,
+      prompts,
+      context: { create: () => ({ dir }) },
     },
     options,
   );
-  const dir = options.roots.roots[0]?.path;
-  if (dir) app.hub.addWatchProvider(fileWatchProvider({ toPath: (uri) => notePath(dir, uri), log: app.log }));
-  return app;
 }

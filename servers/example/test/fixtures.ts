@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RootSet } from '@mcpkit/core/roots';
 import { createExampleApp } from '../src/server.js';
+import { textOf } from '@mcpkit/core/testing';
 
 /** A temporary notes directory with three notes, a sibling "outside" directory, and the app. */
 export async function notesFixture(options: { pageSize?: number; readOnly?: boolean } = {}) {
@@ -33,8 +34,5 @@ export async function notesFixture(options: { pageSize?: number; readOnly?: bool
   };
 }
 
-/** The first text block of a tool result. */
-export function textOf(result: { content?: unknown }): string {
-  const blocks = (result.content ?? []) as { type: string; text?: string }[];
-  return blocks.find((b) => b.type === 'text')?.text ?? '';
-}
+/** The first text block of a tool result: the test kit's. */
+export { textOf };

@@ -1,29 +1,28 @@
 import type { ResolvedPath, ResolveMode } from '@mcpkit/core/roots';
-import type { App, Scope, ToolCall } from '@mcpkit/core/server';
+import { type Call, type Lookup, withContext } from '@mcpkit/core/server';
 import { type PathPolicy, resolvePath } from './fs/paths.js';
 
-/** The filesystem server's own settings, beside core's app options. */
-export interface FsSettings extends PathPolicy {
+/** The filesystem server's own settings, made once per app from the command line. */
+export interface FsContext extends PathPolicy {
   /** Largest file read_media_file returns, in bytes. */
-  maxMediaBytes: number;
+  readonly maxMediaBytes: number;
 }
 
-export const DEFAULT_FS_SETTINGS: FsSettings = { allowSensitive: false, maxMediaBytes: 5 * 1024 * 1024 };
-
-const settings = new WeakMap<App, FsSettings>();
-
-/** Attaches the filesystem settings to an app (done once, in `createFilesystemApp`). */
-export function attachSettings(app: App, value: FsSettings): void {
-  settings.set(app, value);
-}
-
-/** The filesystem settings of the app a tool or resource runs in. */
-export function settingsOf(scope: Scope): FsSettings {
-  return settings.get(scope.app) ?? DEFAULT_FS_SETTINGS;
-}
+export const DEFAULT_FS_CONTEXT: FsContext = { allowSensitive: false, maxMediaBytes: 5 * 1024 * 1024 };
 
 /**
- * Resolves a path argument of a tool call against this call's roots and the server's policy.
+ * `defineTool`, `definePrompt` and `defineResourceTemplate` with `call.context` typed as
+ * {@link FsContext}: every tool, resource and prompt of this server is defined through them.
+ */
+export const { defineTool, definePrompt, defineResourceTemplate } = withContext<FsContext>();
+
+/** What every filesystem handler gets. */
+export type FsCall = Call<FsContext>;
+/** What filesystem listings and completions get. */
+export type FsLookup = Lookup<FsContext>;
+
+/**
+ * Resolves a path argument against this call's roots and the server's policy.
  *
  * @example
  * ```ts
@@ -32,9 +31,9 @@ export function settingsOf(scope: Scope): FsSettings {
  * ```
  */
 export async function resolveArg(
-  call: ToolCall,
+  call: FsCall,
   input: string,
   mode: ResolveMode = 'read',
 ): Promise<ResolvedPath> {
-  return resolvePath(await call.roots(), settingsOf(call.scope), input, mode);
+  return resolvePath(await call.roots(), call.context, input, mode);
 }

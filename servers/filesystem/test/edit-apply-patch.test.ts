@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type App, registerTool } from '@mcpkit/core/server';
+import type { App } from '@mcpkit/core/server';
 import { type ConnectOptions, connect, type TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitChanges } from '../src/fs/patch-write.js';
@@ -59,7 +59,7 @@ describe.each(['legacy', 'modern'] as const)('apply_patch, %s era', (era) => {
     await mkdir(join(w.allowed, 'src'));
     await writeFile(join(w.allowed, 'a.txt'), A);
     await writeFile(join(w.allowed, 'src', 'b.txt'), B);
-    app = await fsApp([w.allowed], (scope) => registerTool(scope, applyPatch));
+    app = await fsApp([w.allowed], [applyPatch]);
   });
   afterEach(async () => {
     await session?.close();

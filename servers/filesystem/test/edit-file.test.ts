@@ -1,7 +1,7 @@
 import { chmod, link, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
-import { type App, registerTool } from '@mcpkit/core/server';
+import type { App } from '@mcpkit/core/server';
 import { connect, type TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertUnchanged, readTextSnapshot } from '../src/fs/text-snapshot.js';
@@ -19,7 +19,7 @@ describe.each(['legacy', 'modern'] as const)('edit_file, %s era', (era) => {
   beforeEach(async () => {
     w = await world();
     await writeFile(file(), 'export function f() {\n  return 1;\n}\n');
-    app = await fsApp([w.allowed], (scope) => registerTool(scope, editFile));
+    app = await fsApp([w.allowed], [editFile]);
     session = await connect(app, { era });
   });
   afterEach(async () => {
@@ -135,7 +135,7 @@ describe.each(['legacy', 'modern'] as const)('edit_file, %s era', (era) => {
 describe.each(['legacy', 'modern'] as const)('edit_file output bound, %s era', (era) => {
   it('cuts a huge diff between lines and says so, yet writes the whole edit', async () => {
     const w = await world();
-    const app = await fsApp([w.allowed], (scope) => registerTool(scope, editFile), {
+    const app = await fsApp([w.allowed], [editFile], {
       outputLimitBytes: 4096,
     });
     const session = await connect(app, { era });

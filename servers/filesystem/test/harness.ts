@@ -13,8 +13,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeControlChars, RootSet } from '@mcpkit/core/roots';
-import { type App, createApp, type Scope } from '@mcpkit/core/server';
-import { attachSettings, DEFAULT_FS_SETTINGS, type FsSettings } from '../src/context.js';
+import { type AnyTool, type App, createApp } from '@mcpkit/core/server';
+import { DEFAULT_FS_CONTEXT, type FsContext } from '../src/context.js';
+import { textOf } from '@mcpkit/core/testing';
 
 /**
  * A temporary world for a test: `allowed/` (the root the server gets), a sibling `allowed_evil/`
@@ -37,19 +38,24 @@ export async function world() {
   };
 }
 
-/** An app over `dirs` that registers only what `register` adds: a test-local server. */
+/** An app over `dirs` that serves only `tools`: a test-local server. */
 export async function fsApp(
   dirs: string[],
-  register: (scope: Scope) => void,
+  tools: AnyTool<FsContext>[],
   options: {
-    settings?: Partial<FsSettings>;
+    settings?: Partial<FsContext>;
     pageSize?: number;
     outputLimitBytes?: number;
     readOnly?: boolean;
   } = {},
-): Promise<App> {
-  const app = createApp(
-    { name: 'fs-test', version: '0.0.0', setup: (_mcp, scope) => register(scope) },
+): Promise<App<FsContext>> {
+  return createApp<FsContext>(
+    {
+      name: 'fs-test',
+      version: '0.0.0',
+      tools,
+      context: { create: () => ({ ...DEFAULT_FS_CONTEXT, ...options.settings }) },
+    },
     {
       roots: await RootSet.create(dirs),
       notifyDebounceMs: 20,
@@ -58,8 +64,6 @@ export async function fsApp(
       ...(options.readOnly ? { readOnly: true } : {}),
     },
   );
-  attachSettings(app, { ...DEFAULT_FS_SETTINGS, ...options.settings });
-  return app;
 }
 
 /** A digest of every entry under `dir` (names, modes, sizes, link targets, contents): equal before and after means untouched. */
@@ -81,12 +85,6 @@ export async function treeHash(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** The first text block of a tool result. */
-export function textOf(result: { content?: unknown }): string {
-  const blocks = (result.content ?? []) as { type: string; text?: string }[];
-  return blocks.find((b) => b.type === 'text')?.text ?? '';
-}
-
 /** Every string inside a value (arguments, deeply). */
 export function stringsIn(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -103,3 +101,6 @@ export function leakedPaths(text: string, base: string, inputs: string[]): strin
   const quoted = inputs.flatMap((i) => [i, escapeControlChars(i)]);
   return found.filter((p) => !quoted.some((i) => i.includes(p)));
 }
+
+/** The first text block of a tool result: the test kit's. */
+export { textOf };

@@ -1,4 +1,4 @@
-import { registerTool } from '@mcpkit/core/server';
+import type { App } from '@mcpkit/core/server';
 import { connect, type TestSession } from '@mcpkit/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
@@ -26,19 +26,19 @@ export const ERAS: readonly Era[] = ['legacy', 'modern'];
 export function ioApp(dirs: string[], options: Parameters<typeof fsApp>[2] = {}) {
   return fsApp(
     dirs,
-    (scope) => {
-      registerTool(scope, readTextFile);
-      registerTool(scope, readFile);
-      registerTool(scope, readMediaFile);
-      registerTool(scope, readMultipleFiles);
-      registerTool(scope, getFileInfo);
-      registerTool(scope, listAllowedDirectories);
-      registerTool(scope, writeFile);
-      registerTool(scope, createDirectory);
-      registerTool(scope, copyFile);
-      registerTool(scope, moveFile);
-      registerTool(scope, deleteFile);
-    },
+    [
+      readTextFile,
+      readFile,
+      readMediaFile,
+      readMultipleFiles,
+      getFileInfo,
+      listAllowedDirectories,
+      writeFile,
+      createDirectory,
+      copyFile,
+      moveFile,
+      deleteFile,
+    ],
     options,
   );
 }
@@ -58,11 +58,7 @@ export function asker(answer: () => 'accept' | 'decline' = () => 'accept') {
 }
 
 /** Connects in `era`, optionally with an elicitation responder. */
-export function open(
-  app: Awaited<ReturnType<typeof ioApp>>,
-  era: Era,
-  elicitation?: ReturnType<typeof asker>,
-) {
+export function open(app: App, era: Era, elicitation?: ReturnType<typeof asker>) {
   return connect(app, { era, ...(elicitation ? { elicitation: elicitation.elicitation } : {}) });
 }
 

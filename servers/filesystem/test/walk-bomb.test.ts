@@ -2,7 +2,6 @@ import { closeSync, openSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '@mcpkit/core/server';
-import { registerTool } from '@mcpkit/core/server';
 import { connect, type TestSession } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directoryTree } from '../src/tools/directory-tree.js';
@@ -31,16 +30,10 @@ describe.each(['legacy', 'modern'] as const)('a directory of 200k entries, %s er
   let s: TestSession;
   beforeAll(async () => {
     // A page size far above what fits: the output budget, not the count, must end each page.
-    app = await fsApp(
-      [root],
-      (scope) => {
-        registerTool(scope, listDirectory);
-        registerTool(scope, listDirectoryWithSizes);
-        registerTool(scope, directoryTree);
-        registerTool(scope, searchFiles);
-      },
-      { pageSize: 100_000, outputLimitBytes: LIMIT },
-    );
+    app = await fsApp([root], [listDirectory, listDirectoryWithSizes, directoryTree, searchFiles], {
+      pageSize: 100_000,
+      outputLimitBytes: LIMIT,
+    });
     s = await connect(app, { era });
   });
   afterAll(async () => {

@@ -1,7 +1,6 @@
 import { rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '@mcpkit/core/server';
-import { registerTool, type Scope } from '@mcpkit/core/server';
 import { connect, type TestSession } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directoryTree } from '../src/tools/directory-tree.js';
@@ -14,13 +13,7 @@ import { ensureContentWorker, fastScratch, makeTree, makeWideTree } from './walk
 
 type World = Awaited<ReturnType<typeof world>>;
 
-function registerWalkTools(scope: Scope): void {
-  registerTool(scope, listDirectory);
-  registerTool(scope, listDirectoryWithSizes);
-  registerTool(scope, directoryTree);
-  registerTool(scope, searchFiles);
-  registerTool(scope, searchContent);
-}
+const walkTools = [listDirectory, listDirectoryWithSizes, directoryTree, searchFiles, searchContent];
 
 interface Structured<T> {
   structuredContent?: unknown;
@@ -64,8 +57,8 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
   let s: TestSession;
   let p: TestSession;
   beforeAll(async () => {
-    app = await fsApp([w.allowed], registerWalkTools);
-    paged = await fsApp([w.allowed], registerWalkTools, { pageSize: 3 });
+    app = await fsApp([w.allowed], walkTools);
+    paged = await fsApp([w.allowed], walkTools, { pageSize: 3 });
     s = await connect(app, { era });
     p = await connect(paged, { era });
   });
@@ -357,7 +350,7 @@ describe.each(['legacy', 'modern'] as const)('long walks, %s era', (era) => {
   beforeAll(async () => {
     root = fastScratch('mcpkit-walk-tools-');
     makeWideTree(root, 100, 20_000);
-    app = await fsApp([root], registerWalkTools);
+    app = await fsApp([root], walkTools);
     s = await connect(app, { era });
   });
   afterAll(async () => {

@@ -3,17 +3,11 @@
  * asserting what a client would see.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { httpTaskWire, listAll, type Notification, untilTask } from '@mcpkit/core/testing';
+import { httpTaskWire, listAll, type Notification, textOf, untilTask } from '@mcpkit/core/testing';
 import { type CallToolResult, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { cpuTimeMs } from './process.js';
 import type { ScenarioContext } from './scenario.js';
-
-/** The first text block of a tool result. */
-export function textOf(result: { content?: unknown }): string {
-  const blocks = (result.content ?? []) as { type: string; text?: string }[];
-  return blocks.find((b) => b.type === 'text')?.text ?? '';
-}
 
 type ListMethod = Parameters<typeof listAll>[1];
 
@@ -213,3 +207,6 @@ export interface TaskStep {
   expectText: string;
   cancelArgs?: Record<string, unknown>;
 }
+
+/** The first text block of a tool result: the test kit's. */
+export { textOf };

@@ -1,3 +1,8 @@
+/**
+ * Completion: candidates ranked (prefix matches first, then substring, case-insensitive) and
+ * capped. A definition's `complete` sources go through this on their own; `completer` is for a
+ * handler registered on the SDK directly.
+ */
 export {
   type CompleterOptions,
   type CompletionCallback,
@@ -5,4 +10,4 @@ export {
   type CompletionSource,
   completer,
 } from './completer.js';
-export { MAX_COMPLETION_VALUES, type RankedCompletions, type RankOptions, rankCompletions } from './rank.js';
+export { type RankedCompletions, type RankOptions, rankCompletions } from './rank.js';

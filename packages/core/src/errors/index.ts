@@ -9,7 +9,25 @@
  * ```
  */
 export class UserError extends Error {
-  override readonly name = 'UserError';
+  // A literal type, not `string`: it keeps a UserError distinct from a plain Error for the type checker.
+  override readonly name: 'UserError' | 'NotFound' = 'UserError';
+}
+
+/**
+ * A `UserError` for a name or URI that names nothing. A resource read answers it with the
+ * protocol's not-found error (the same in both eras); a tool or prompt answers with its sentence.
+ *
+ * @example
+ * ```ts
+ * if (!(await store.exists(name))) throw new NotFound(`There is no note "${name}"; list_notes shows them.`);
+ * ```
+ */
+export class NotFound extends UserError {
+  override readonly name = 'NotFound' as const;
+
+  constructor(message = 'Nothing by that name exists.') {
+    super(message);
+  }
 }
 
 /** True for an error whose message was written for the user (see {@link UserError}). */

@@ -1,13 +1,10 @@
-export { type BinaryTooLarge, base64Length, isTooLarge, limitBinary } from './limit-binary.js';
+/**
+ * Output limits: every tool result and resource read is bounded, and says when it was cut and how
+ * to get the rest. Core applies the app's budget on its own; these are for a tool that pages.
+ */
+export { type BinaryTooLarge, base64Length, limitBinary } from './limit-binary.js';
 export type { Continuation, ShownPart } from './marker.js';
 export { OutputBudget } from './output-budget.js';
-export {
-  DEFAULT_OUTPUT_LIMIT_BYTES,
-  MAX_OUTPUT_LIMIT_BYTES,
-  MIN_OUTPUT_LIMIT_BYTES,
-  OUTPUT_LIMIT_ENV,
-  resolveOutputLimit,
-} from './output-limit.js';
 export {
   type ShownLines,
   type TruncatedLines,

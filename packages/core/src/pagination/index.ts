@@ -1,21 +1,16 @@
+/**
+ * Pagination: core pages every list method on its own; a tool that returns many items pages them
+ * with these, behind opaque, tamper-evident cursors (`call.app.cursors`).
+ */
 export {
   type CursorCodec,
   type CursorCodecOptions,
   type CursorPosition,
   createCursorCodec,
   type JsonValue,
-  MAX_CURSOR_LENGTH,
   type PositionGuard,
 } from './cursor-codec.js';
-export { INVALID_CURSOR_MESSAGE, invalidCursorError } from './invalid-cursor.js';
-export {
-  installListPagination,
-  LIST_METHODS,
-  type ListMethod,
-  type ListPaginationOptions,
-  pagesItself,
-} from './list-pagination.js';
-export { assertPageSize } from './page-size.js';
+export { INVALID_CURSOR_MESSAGE } from './invalid-cursor.js';
 export { type ArrayPosition, type Page, type PaginateArrayOptions, paginateArray } from './paginate-array.js';
 export {
   type PageSource,

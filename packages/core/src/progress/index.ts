@@ -1,3 +1,7 @@
+/**
+ * Progress and cancellation: `call.progress` reports, `call.signal` aborts; these help long loops,
+ * child processes and deadlines stop promptly.
+ */
 export { CancelledError, checkpoint, throwIfAborted, withDeadline } from './cancel.js';
 export { type ProcessResult, type RunProcessOptions, runProcess } from './process.js';
 export { type ProgressOptions, type ProgressReporter, progress } from './reporter.js';

@@ -1,18 +1,8 @@
-export { type ClientRootsOptions, ClientRootsState, type RootsChangeListener } from './client-roots.js';
-export { MAX_PATH_INPUT_LENGTH, type PathInputOptions, parsePathInput } from './path-input.js';
-export {
-  OUTSIDE_DISPLAY,
-  type ResolvedPath,
-  type ResolveMode,
-  type Root,
-  RootSet,
-  type RootSetOptions,
-} from './root-set.js';
-export { escapeControlChars, MAX_QUOTED_LENGTH, sanitizeForMessage } from './sanitize.js';
-export {
-  type FileUriProblem,
-  type FileUriResult,
-  parseFileUri,
-  pathToRootUri,
-  rootUriToPath,
-} from './uri.js';
+/**
+ * Roots: the directories a server may use. The command line's are the ceiling, the client's roots
+ * narrow them (`call.roots()`), and `RootSet.resolve` turns a user's path into a real path inside
+ * them or one clear sentence.
+ */
+export { type PathInputOptions, parsePathInput } from './path-input.js';
+export { type ResolvedPath, type ResolveMode, type Root, RootSet, type RootSetOptions } from './root-set.js';
+export { escapeControlChars, sanitizeForMessage } from './sanitize.js';

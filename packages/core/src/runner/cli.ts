@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { errorMessage } from '../errors/index.js';
 import { MAX_OUTPUT_LIMIT_BYTES, MIN_OUTPUT_LIMIT_BYTES } from '../limits/output-limit.js';
 import { isLogLevel, type LogLevel } from '../logging/logger.js';
+import type { PackageInfo } from '../server/package-info.js';
 
 /** The flags every mcpkit bin understands. */
 export interface CommonOptions {
@@ -15,13 +15,6 @@ export interface CommonOptions {
   readOnly: boolean;
   pageSize: number | undefined;
   outputLimitBytes: number | undefined;
-}
-
-/** What a bin tells the runner about itself. */
-export interface PackageInfo {
-  name: string;
-  version: string;
-  description?: string;
 }
 
 /** A server-specific flag, in `node:util` parseArgs form plus help text. */
@@ -70,16 +63,6 @@ const COMMON: Record<string, ExtraOption> = {
   help: { type: 'boolean', short: 'h', description: 'show this help' },
   version: { type: 'boolean', short: 'v', description: 'print the version' },
 };
-
-/** Reads name, version and description from a package.json beside the bin. */
-export function readPackageInfo(packageJson: URL): PackageInfo {
-  const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as PackageInfo;
-  return {
-    name: pkg.name,
-    version: pkg.version,
-    ...(pkg.description ? { description: pkg.description } : {}),
-  };
-}
 
 function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;

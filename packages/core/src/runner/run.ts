@@ -1,15 +1,9 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { errorMessage } from '../errors/index.js';
 import { createLogger, type Logger } from '../logging/logger.js';
-import type { App } from '../server/app.js';
-import {
-  type ExtraOption,
-  helpText,
-  type ParsedCommandLine,
-  parseCommandLine,
-  readPackageInfo,
-  TOKEN_ENV,
-} from './cli.js';
+import { readPackageInfo } from '../server/package-info.js';
+import type { App } from '../server/types.js';
+import { type ExtraOption, helpText, type ParsedCommandLine, parseCommandLine, TOKEN_ENV } from './cli.js';
 import { hubListenHooks, serveAppStdio } from './stdio.js';
 
 /** A bin: its name, its package.json, its own flags, and how it builds its app. */

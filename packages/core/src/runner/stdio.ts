@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { errorMessage } from '../errors/index.js';
-import type { App } from '../server/app.js';
+import type { App } from '../server/types.js';
 import type { SubscriptionHub } from '../subscriptions/index.js';
 import { type ListenHooks, tapListen } from './listen-tap.js';
 

@@ -1,12 +1,29 @@
-export { type App, type AppDefinition, type AppOptions, createApp, type Scope } from './app.js';
-export { getPrompt, NotFound, readResource } from './handlers.js';
-export { InstanceRoots } from './instance-roots.js';
-export { type AppKeys, resolveKeys, STATE_KEY_ENV } from './keys.js';
+export { createApp } from './app.js';
 export {
+  type ContextDefiners,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
   defineTool,
-  errorResult,
-  registerTool,
-  type ToolCall,
-  type ToolDefinition,
-  type ToolOutput,
-} from './tool.js';
+  withContext,
+} from './define.js';
+export type { AppKeys } from './keys.js';
+export { type PackageInfo, readPackageInfo } from './package-info.js';
+export type {
+  AnyPrompt,
+  AnyResource,
+  AnyTool,
+  App,
+  AppOptions,
+  Call,
+  Complete,
+  ContextLifetime,
+  Lookup,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerDefinition,
+  ToolDefinition,
+  ToolInput,
+  ToolOutput,
+} from './types.js';

@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
-import type { WatchProvider, WatchSource } from './types.js';
+import type { WatchFactory, WatchProvider, WatchSource } from './types.js';
 
 export interface FileWatchProviderOptions {
   /**
@@ -37,8 +37,24 @@ export function fileWatchProvider(options: FileWatchProviderOptions): WatchProvi
   return (uri) => {
     const path = options.toPath(uri);
     if (path === undefined) return undefined;
-    return (_uri, changed) => watchPath(path, changed, log);
+    return watchFile(path, log);
   };
+}
+
+/**
+ * Watches one file (or one directory and its direct entries) with the choices above: what a
+ * resource definition's `watch` returns for a URI it maps to a vetted path.
+ *
+ * @example
+ * ```ts
+ * watch: (uri, { context }) => {
+ *   const path = notePath(context.dir, uri);
+ *   return path === undefined ? undefined : watchFile(path);
+ * },
+ * ```
+ */
+export function watchFile(path: string, log: Logger = silentLogger): WatchFactory {
+  return (_uri, changed) => watchPath(path, changed, log);
 }
 
 async function watchPath(path: string, changed: () => void, log: Logger): Promise<WatchSource> {

@@ -1,13 +1,10 @@
 /**
- * Resource and list change notifications for both protocol eras: who subscribed to what, one watch
- * per subscribed URI (file watcher or poller), bursts coalesced, fan-out to every delivery target.
+ * Resource change notifications for both protocol eras. A resource definition's `watch` returns a
+ * watch for one URI (a file watcher or a poller); core's hub starts it on the first subscriber,
+ * coalesces bursts, delivers to every client, and stops it on the last. `call.app.hub` announces
+ * changes a tool made itself.
  */
-export { type FileWatchProviderOptions, fileWatchProvider } from './file-watch.js';
-export {
-  type AddTargetOptions,
-  SubscriptionHub,
-  type SubscriptionHubOptions,
-  type SubscriptionStats,
-} from './hub.js';
-export { type PollProviderOptions, pollProvider } from './poll.js';
+export { watchFile } from './file-watch.js';
+export type { SubscriptionHub } from './hub.js';
+export { type PollProviderOptions, pollWatch } from './poll.js';
 export type { ListKind, NotificationTarget, WatchFactory, WatchProvider, WatchSource } from './types.js';

@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
-import type { WatchProvider, WatchSource } from './types.js';
+import type { WatchFactory, WatchProvider, WatchSource } from './types.js';
 
 export interface PollProviderOptions {
   /** True for the URIs this provider watches. */
@@ -39,15 +39,31 @@ export function pollProvider(options: PollProviderOptions): WatchProvider {
   if (!Number.isFinite(options.intervalMs) || options.intervalMs <= 0) {
     throw new RangeError(`intervalMs must be a positive number, got ${options.intervalMs}`);
   }
+  return (uri) => (options.match(uri) ? pollWatch(options) : undefined);
+}
+
+/**
+ * Watches one URI by polling its version tag, as {@link pollProvider} does: what a resource
+ * definition's `watch` returns for a URI no file watcher can see.
+ *
+ * @example
+ * ```ts
+ * watch: (uri, { context }) =>
+ *   pollWatch({ intervalMs: 2_000, version: (_uri, signal) => context.repo.headSha(signal) }),
+ * ```
+ */
+export function pollWatch(options: Omit<PollProviderOptions, 'match'>): WatchFactory {
+  if (!Number.isFinite(options.intervalMs) || options.intervalMs <= 0) {
+    throw new RangeError(`intervalMs must be a positive number, got ${options.intervalMs}`);
+  }
   const log = options.log ?? silentLogger;
-  return (uri) =>
-    options.match(uri) ? (_uri, changed) => startPolling(uri, changed, options, log) : undefined;
+  return (uri, changed) => startPolling(uri, changed, options, log);
 }
 
 async function startPolling(
   uri: string,
   changed: () => void,
-  options: PollProviderOptions,
+  options: Omit<PollProviderOptions, 'match'>,
   log: Logger,
 ): Promise<WatchSource> {
   const controller = new AbortController();

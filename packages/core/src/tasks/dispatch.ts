@@ -4,11 +4,11 @@ import type {
   RequestTypeMap,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Scope } from '../server/app.js';
-import { strictInput } from '../server/tool.js';
+import { strictInput } from '../server/tool-run.js';
+import type { AnyTool, Instance, TaskOffersLike } from '../server/types.js';
 import { advertiseTasks, declaresTasks, tasksCapabilityMissing } from './extension.js';
 import { serveTaskMethods } from './methods.js';
-import { type AnyToolDefinition, callAsTask } from './run.js';
+import { callAsTask } from './run.js';
 import type { TaskStore } from './store.js';
 
 type CallHandler = (
@@ -21,8 +21,8 @@ type CallHandler = (
  * call, between a task and a plain synchronous run. The 2025 era has no such front: the tasks of
  * that revision are a different, replaced design, so there every tool runs synchronously.
  */
-export class TaskOffers {
-  private readonly tools = new Map<string, { scope: Scope; def: AnyToolDefinition }>();
+export class TaskOffers implements TaskOffersLike {
+  private readonly tools = new Map<string, { instance: Instance; def: AnyTool }>();
 
   constructor(
     private readonly mcp: McpServer,
@@ -30,12 +30,12 @@ export class TaskOffers {
   ) {}
 
   /** Makes `def` available as a task; the first such tool brings the extension's methods. */
-  offer(scope: Scope, def: AnyToolDefinition): void {
+  offer(instance: Instance, def: AnyTool): void {
     if (this.tools.size === 0) {
       serveTaskMethods(this.mcp, this.store);
       advertiseTasks(this.mcp);
     }
-    this.tools.set(def.name, { scope, def });
+    this.tools.set(def.name, { instance, def });
   }
 
   /** Routes one `tools/call`: to a task when both the tool and the client take part in tasks. */
@@ -46,7 +46,7 @@ export class TaskOffers {
   ): Promise<HandlerResultTypeMap['tools/call']> {
     const offered = this.tools.get(request.params.name);
     if (!offered) return synchronous(request, ctx);
-    const { scope, def } = offered;
+    const { instance, def } = offered;
     if (!declaresTasks(ctx)) {
       if (def.task === 'required') {
         throw tasksCapabilityMissing(
@@ -56,11 +56,17 @@ export class TaskOffers {
       return synchronous(request, ctx);
     }
     // Arguments that do not fit go the usual way, so they are refused exactly as for any tool.
-    const args = strictInput(def.input).safeParse(request.params.arguments ?? {});
-    if (!args.success) return synchronous(request, ctx);
+    const args = await strictInput(def.input)['~standard'].validate(request.params.arguments ?? {});
+    if (args.issues) return synchronous(request, ctx);
     // Answered here, not through McpServer's tool handler, whose output-schema check a task
     // handle (not the tool's output) would fail.
-    return (await callAsTask(this.store, scope, def, args.data, ctx)) as HandlerResultTypeMap['tools/call'];
+    return (await callAsTask(
+      this.store,
+      instance,
+      def,
+      args.value,
+      ctx,
+    )) as HandlerResultTypeMap['tools/call'];
   }
 }
 

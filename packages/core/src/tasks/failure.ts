@@ -1,6 +1,6 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { Scope } from '../server/app.js';
-import { errorResult } from '../server/tool.js';
+import type { Logger } from '../logging/logger.js';
+import { errorResult } from '../server/tool-run.js';
 import type { TaskError } from './types.js';
 
 /**
@@ -45,8 +45,8 @@ function safeData(code: number, data: unknown): unknown {
  * error fails it with one generic sentence and goes to the server log; everything else (user
  * errors, bugs) becomes the same tool error result a synchronous call would return.
  */
-export function taskFailure(scope: Scope, tool: string, error: unknown): TaskFailure {
-  if (!(error instanceof ProtocolError)) return { complete: errorResult(scope, tool, error) };
+export function taskFailure(log: Logger, tool: string, error: unknown): TaskFailure {
+  if (!(error instanceof ProtocolError)) return { complete: errorResult(log, tool, error) };
   if (FOR_THE_CLIENT.has(error.code)) {
     const data = safeData(error.code, error.data);
     const message =
@@ -55,7 +55,7 @@ export function taskFailure(scope: Scope, tool: string, error: unknown): TaskFai
         : error.message;
     return { fail: { code: error.code, message, ...(data !== undefined ? { data } : {}) } };
   }
-  scope.app.log.error(`${tool} failed in a task: ${error.stack ?? error.message}`);
+  log.error(`${tool} failed in a task: ${error.stack ?? error.message}`);
   return {
     fail: {
       code: ProtocolErrorCode.InternalError,

@@ -3,16 +3,7 @@
  * tool opts in with `task: 'optional' | 'required'` on `defineTool`; `createApp` does the rest.
  * The 2025 era's tasks are a different, replaced design and are not offered.
  */
-export type { TaskOffers } from './dispatch.js';
-export { declaresTasks, TASKS_EXTENSION, tasksCapabilityMissing } from './extension.js';
+export { TASKS_EXTENSION } from './extension.js';
 export type { TaskStoreOptions } from './options.js';
-export {
-  type CreateTaskResult,
-  createTaskResult,
-  type DetailedTask,
-  detailedTask,
-  type Task,
-  type TaskSupport,
-} from './shapes.js';
-export { TaskStore } from './store.js';
-export type { TaskError, TaskHandle, TaskSnapshot, TaskStatus } from './types.js';
+export type { CreateTaskResult, DetailedTask, Task, TaskSupport } from './shapes.js';
+export type { TaskError, TaskSnapshot, TaskStatus } from './types.js';

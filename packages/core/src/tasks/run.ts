@@ -6,18 +6,10 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type * as z from 'zod';
 import { clientCapabilities } from '../mrtr/capabilities.js';
 import { type FlowState, runFlow } from '../mrtr/flow.js';
-import type { Scope } from '../server/app.js';
-import {
-  errorResult,
-  runRound,
-  type ToolDefinition,
-  type ToolOutput,
-  toCallToolResult,
-  toolCall,
-} from '../server/tool.js';
+import { errorResult, runBeforeTask, runRound, toCallToolResult } from '../server/tool-run.js';
+import type { AnyTool, Instance, ToolOutput } from '../server/types.js';
 import { taskContext } from './context.js';
 import { taskFailure } from './failure.js';
 import { principalOf } from './principal.js';
@@ -26,14 +18,11 @@ import { type CreateTaskResult, createTaskResult } from './shapes.js';
 import type { TaskStore } from './store.js';
 import type { TaskHandle } from './types.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a tool of any schema; the call site keeps the types
-export type AnyToolDefinition = ToolDefinition<z.ZodObject, any>;
-
 /** What `beforeTask` returns through the flow when its questions are all answered. */
 const READY = Symbol('ready for the task');
 
 /** The operation name of the synchronous path, so a state minted by either is good for both. */
-function opOf(def: AnyToolDefinition): string {
+function opOf(def: AnyTool): string {
   return `tools/call:${def.name}`;
 }
 
@@ -44,8 +33,8 @@ function opOf(def: AnyToolDefinition): string {
  */
 export async function callAsTask(
   store: TaskStore,
-  scope: Scope,
-  def: AnyToolDefinition,
+  instance: Instance,
+  def: AnyTool,
   args: Record<string, unknown>,
   ctx: ServerContext,
 ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
@@ -55,9 +44,9 @@ export async function callAsTask(
     if (before) {
       const ready = await runFlow(
         ctx,
-        { era: scope.era, mcp: scope.mcp, codec: scope.app.stateCodec, op: opOf(def), args },
+        { era: instance.era, mcp: instance.mcp, codec: instance.app.stateCodec, op: opOf(def), args },
         async (flow): Promise<typeof READY> => {
-          await before(args, toolCall(scope, def, flow, ctx));
+          await runBeforeTask(instance, def, args, ctx, flow);
           return READY;
         },
       );
@@ -65,12 +54,12 @@ export async function callAsTask(
     }
     task = store.create(principalOf(ctx));
   } catch (error) {
-    return errorResult(scope, def.name, error);
+    return errorResult(instance.app.log, def.name, error);
   }
   // The handle goes out first; the work starts on the next turn of the event loop.
   setImmediate(() => {
-    runTask(task, scope, def, args, ctx).catch((error: unknown) => {
-      scope.app.log.error(`${def.name}: a task ended abnormally: ${String(error)}`);
+    runTask(task, instance, def, args, ctx).catch((error: unknown) => {
+      instance.app.log.error(`${def.name}: a task ended abnormally: ${String(error)}`);
     });
   });
   return createTaskResult(task.snapshot());
@@ -83,15 +72,15 @@ export async function callAsTask(
  */
 async function runTask(
   task: TaskHandle,
-  scope: Scope,
-  def: AnyToolDefinition,
+  instance: Instance,
+  def: AnyTool,
   args: Record<string, unknown>,
   origin: ServerContext,
 ): Promise<void> {
   // The first leg sees the request's own last round, so answers given before the task count.
   let state = origin.mcpReq.requestState<FlowState>();
   let responses = origin.mcpReq.inputResponses;
-  const declared = clientCapabilities(origin, scope.mcp);
+  const declared = clientCapabilities(origin, instance.mcp);
   // Cancelled before it started: nothing to stop.
   if (task.signal.aborted) return;
   try {
@@ -113,11 +102,11 @@ async function runTask(
       });
       const out = await runFlow(
         ctx,
-        { era: scope.era, mcp: scope.mcp, codec: keep, op: opOf(def), args },
-        (flow) => runRound(scope, def, args, ctx, flow),
+        { era: instance.era, mcp: instance.mcp, codec: keep, op: opOf(def), args },
+        (flow) => runRound(instance, def, args, ctx, flow),
       );
       if (!isInputRequiredResult(out)) {
-        task.complete(await finish(scope, def, out));
+        task.complete(await finish(instance, def, out));
         return;
       }
       const questions = out.inputRequests ?? {};
@@ -136,19 +125,23 @@ async function runTask(
   } catch (error) {
     // Cancelled or expired: the store has already settled the task.
     if (task.signal.aborted) return;
-    const outcome = taskFailure(scope, def.name, error);
+    const outcome = taskFailure(instance.app.log, def.name, error);
     if ('fail' in outcome) task.fail(outcome.fail);
     else task.complete(outcome.complete);
   }
 }
 
 /** The task's result, held to the same output budget and schema as a synchronous call's. */
-async function finish(scope: Scope, def: AnyToolDefinition, out: ToolOutput): Promise<CallToolResult> {
+async function finish(instance: Instance, def: AnyTool, out: ToolOutput): Promise<CallToolResult> {
   if (def.output && !out.isError) {
     const checked = await def.output.safeParseAsync(out.structured);
     if (!checked.success) {
-      return errorResult(scope, def.name, new Error(`structured output does not match its schema`));
+      return errorResult(
+        instance.app.log,
+        def.name,
+        new Error(`structured output does not match its schema`),
+      );
     }
   }
-  return toCallToolResult(scope.app.outputLimitBytes, out, def.output !== undefined);
+  return toCallToolResult(instance.app.outputLimitBytes, out, def.output !== undefined);
 }

@@ -12,7 +12,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { serveAppStdio } from '../runner/stdio.js';
-import type { App } from '../server/app.js';
+import type { App } from '../server/types.js';
 import type { SamplingResponder } from './model.js';
 import { type Notification, NotificationLog } from './notifications.js';
 

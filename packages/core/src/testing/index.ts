@@ -13,3 +13,4 @@ export {
   taskWire,
   untilTask,
 } from './task-wire.js';
+export { textOf } from './text-of.js';

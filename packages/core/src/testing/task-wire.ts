@@ -13,7 +13,7 @@
  */
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveAppStdio } from '../runner/stdio.js';
-import type { App } from '../server/app.js';
+import type { App } from '../server/types.js';
 import { TASKS_EXTENSION } from '../tasks/extension.js';
 
 /** A JSON-RPC error answer, thrown by {@link Wire.request}. */

@@ -1,7 +1,8 @@
 import { confirm } from '@mcpkit/core/elicitation';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { checkName, NoteStore } from '../notes/store.js';
+import { defineTool, notesOf } from '../context.js';
+import { checkName } from '../notes/store.js';
+import { noteUri } from '../notes/uri.js';
 
 /** Deletes a note after the user confirms. Hidden in read-only mode. */
 export const deleteNote = defineTool({
@@ -14,7 +15,7 @@ export const deleteNote = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(args, call) {
-    const store = new NoteStore(await call.roots());
+    const store = await notesOf(call);
     const name = checkName(args.name);
     await store.path(name); // fails before asking if the name is bad or outside the roots
     if (!(await store.exists(name)))
@@ -23,8 +24,8 @@ export const deleteNote = defineTool({
       return { text: `The note "${name}" was kept: the user declined.` };
     }
     await store.remove(name);
-    call.scope.app.hub.resourceUpdated(`note:///${encodeURIComponent(name)}`);
-    call.scope.app.hub.listChanged('resources');
+    call.app.hub.resourceUpdated(noteUri(name));
+    call.app.hub.listChanged('resources');
     return { text: `Deleted the note "${name}".` };
   },
 });

@@ -1,7 +1,6 @@
 import { paginateArray } from '@mcpkit/core/pagination';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { NoteStore } from '../notes/store.js';
+import { defineTool, notesOf } from '../context.js';
 
 const Note = z.object({ name: z.string(), bytes: z.number(), modified: z.string() });
 
@@ -17,12 +16,12 @@ export const listNotes = defineTool({
   output: z.object({ notes: z.array(Note), nextCursor: z.string().optional() }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run({ cursor }, call) {
-    const store = new NoteStore(await call.roots());
+    const store = await notesOf(call);
     const { page, nextCursor } = paginateArray(await store.list(), {
-      codec: call.scope.app.cursors,
+      codec: call.app.cursors,
       list: 'list_notes',
       cursor,
-      pageSize: call.scope.app.resultPageSize,
+      pageSize: call.app.resultPageSize,
       keyOf: (n) => n.name,
     });
     const lines = page.map((n) => `${n.name}  (${n.bytes} bytes, ${n.modified})`);

@@ -1,6 +1,5 @@
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { NoteStore } from '../notes/store.js';
+import { defineTool, notesOf } from '../context.js';
 
 /** Reads one note. The text is sent once, as text: no structured copy of a big body. */
 export const readNote = defineTool({
@@ -10,6 +9,6 @@ export const readNote = defineTool({
   input: z.object({ name: z.string().describe('The note name, without ".md"') }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run({ name }, call) {
-    return { text: await new NoteStore(await call.roots()).read(name) };
+    return { text: await (await notesOf(call)).read(name) };
   },
 });

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkpoint } from '@mcpkit/core/progress';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { NoteStore } from '../notes/store.js';
+import { defineTool, notesOf } from '../context.js';
 
 const Hit = z.object({ note: z.string(), line: z.number(), text: z.string() });
 
@@ -23,7 +22,7 @@ export const searchNotes = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   task: 'optional',
   async run({ query, delayMs = 0 }, call) {
-    const store = new NoteStore(await call.roots());
+    const store = await notesOf(call);
     const notes = await store.list();
     const needle = query.toLowerCase();
     const hits: z.infer<typeof Hit>[] = [];

@@ -1,7 +1,6 @@
 import { loopTool, runToolLoop, SamplingUnavailableError } from '@mcpkit/core/sampling';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { NoteStore } from '../notes/store.js';
+import { defineTool, notesOf } from '../context.js';
 
 /**
  * Asks the client's model about the notes, lending it a read-only `read_note` tool for the loop:
@@ -18,7 +17,7 @@ export const summarizeNotes = defineTool({
   output: z.object({ answer: z.string(), model: z.string(), notesRead: z.number(), sampled: z.boolean() }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
   async run({ question }, call) {
-    const store = new NoteStore(await call.roots());
+    const store = await notesOf(call);
     const names = (await store.list()).map((n) => n.name);
     const readTool = loopTool({
       name: 'read_note',

@@ -1,7 +1,8 @@
 import { confirm } from '@mcpkit/core/elicitation';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { checkName, NoteStore } from '../notes/store.js';
+import { defineTool, notesOf } from '../context.js';
+import { checkName } from '../notes/store.js';
+import { noteUri } from '../notes/uri.js';
 
 /** Writes a note atomically; replacing an existing one needs the user's consent. */
 export const writeNote = defineTool({
@@ -19,15 +20,15 @@ export const writeNote = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, call) {
-    const store = new NoteStore(await call.roots());
+    const store = await notesOf(call);
     const name = checkName(args.name);
     if (await store.exists(name)) {
       const ok = confirm(call.flow, { message: `Replace the note "${name}"?`, explicit: args.confirm });
       if (!ok) return { text: `The note "${name}" was left as it was: the user declined.` };
     }
     await store.write(name, args.text);
-    call.scope.app.hub.resourceUpdated(`note:///${encodeURIComponent(name)}`);
-    call.scope.app.hub.listChanged('resources');
+    call.app.hub.resourceUpdated(noteUri(name));
+    call.app.hub.listChanged('resources');
     return { text: `Saved the note "${name}" (${Buffer.byteLength(args.text)} bytes).` };
   },
 });

@@ -3,9 +3,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { confirm } from '@mcpkit/core/elicitation';
 import { isUserError, UserError } from '@mcpkit/core/errors';
 import type { ResolvedPath } from '@mcpkit/core/roots';
-import { defineTool, type ToolCall } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg } from '../context.js';
+import { defineTool, type FsCall, resolveArg } from '../context.js';
 import { applyUnifiedDiff, type FilePatch, parsePatchFiles, quoteName } from '../fs/patch.js';
 import { checkParents, commitChanges, type PlannedChange } from '../fs/patch-write.js';
 import { readTextSnapshot, type TextSnapshot } from '../fs/text-snapshot.js';
@@ -22,7 +21,7 @@ interface Target {
 }
 
 /** The directory patch names are relative to: `cwd`, or the first allowed directory. */
-async function baseDirectory(call: ToolCall, cwd: string | undefined): Promise<string> {
+async function baseDirectory(call: FsCall, cwd: string | undefined): Promise<string> {
   const dir = await resolveArg(call, cwd ?? '.', 'read');
   const info = dir.exists ? await stat(dir.real) : undefined;
   if (!info?.isDirectory()) {
@@ -39,7 +38,7 @@ async function baseDirectory(call: ToolCall, cwd: string | undefined): Promise<s
  * paths), so a refusal quotes the patch's own path and never an absolute host path.
  */
 async function resolveTargets(
-  call: ToolCall,
+  call: FsCall,
   sections: readonly FilePatch[],
   base: string,
 ): Promise<Map<string, Target>> {

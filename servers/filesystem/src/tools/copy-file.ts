@@ -1,8 +1,7 @@
 import { confirm } from '@mcpkit/core/elicitation';
 import { UserError } from '@mcpkit/core/errors';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { lstatIfAny, requireParent } from '../fs/existing.js';
 import { askName } from '../fs/paths.js';
 import { copyFileAtomic } from '../fs/transfer.js';

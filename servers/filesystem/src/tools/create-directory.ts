@@ -2,9 +2,8 @@ import { lstat, mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import type { ResolvedPath } from '@mcpkit/core/roots';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { lstatIfAny } from '../fs/existing.js';
 import { changedError, PinnedDir } from '../fs/pinned.js';
 

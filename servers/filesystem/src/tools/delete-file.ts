@@ -1,9 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import { confirm } from '@mcpkit/core/elicitation';
 import { UserError } from '@mcpkit/core/errors';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { settingsOf } from '../context.js';
+import { defineTool } from '../context.js';
 import { countEntries } from '../fs/count-entries.js';
 import { resolveEntry } from '../fs/entry.js';
 import { askName } from '../fs/paths.js';
@@ -43,7 +42,7 @@ export const deleteFile = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(args, call) {
     const roots = await call.roots();
-    const entry = await resolveEntry(roots, settingsOf(call.scope), args.path, 'deleted');
+    const entry = await resolveEntry(roots, call.context, args.path, 'deleted');
     const name = askName(roots, args.path, entry);
     if (entry.stats.isDirectory()) {
       if (args.recursive !== true) {

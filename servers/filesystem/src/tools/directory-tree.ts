@@ -1,8 +1,7 @@
 import { sep } from 'node:path';
 import { utf8ByteLength } from '@mcpkit/core/limits';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { escapeName } from '../fs/display.js';
 import { compileExcludes } from '../fs/glob.js';
 import { type Hidden, listingFilter, listingNotes } from '../fs/listing.js';
@@ -65,7 +64,7 @@ export const directoryTree = defineTool({
     const exclude = listingFilter(
       dir.real,
       compileExcludes(args.excludePatterns),
-      !settingsOf(call.scope).allowSensitive,
+      !call.context.allowSensitive,
       hidden,
     );
     const options: WalkOptions = { stats, signal: call.signal, display: dir.display };
@@ -74,7 +73,7 @@ export const directoryTree = defineTool({
     if (args.respectGitignore) options.gitignore = { boundary: dir.root.path };
 
     // Cut by size here, between lines, with a hint: core's own cut would fall mid-line with none.
-    const budget = pageBudget(call.scope.app.outputLimitBytes);
+    const budget = pageBudget(call.app.outputLimitBytes);
     const lines = [escapeName(dir.real.endsWith(sep) ? dir.real : `${dir.real}/`)];
     let used = utf8ByteLength(lines[0]!);
     let entries = 0;

@@ -1,7 +1,6 @@
 import { truncateLines } from '@mcpkit/core/limits';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { atomicWrite } from '../fs/atomic-write.js';
 import { unifiedDiff } from '../fs/diff-view.js';
 import { type AppliedEdit, applyEdits } from '../fs/edit.js';
@@ -79,7 +78,7 @@ export const editFile = defineTool({
     const { text, applied } = applyEdits(before.text, edits);
     const changed = text !== before.text;
     const diff = unifiedDiff(target.display, before.text, text);
-    const budget = Math.min(MAX_DIFF_BYTES, Math.floor(call.scope.app.outputLimitBytes / 2));
+    const budget = Math.min(MAX_DIFF_BYTES, Math.floor(call.app.outputLimitBytes / 2));
     const shown = diff
       ? truncateLines(diff.split('\n'), budget, {
           continuation: 'The diff is too long to show in full; read the file to review the result.',

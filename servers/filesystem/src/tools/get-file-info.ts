@@ -1,8 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 
 const FileInfo = z.object({
   path: z.string().describe('Absolute real path'),

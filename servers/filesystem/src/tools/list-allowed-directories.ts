@@ -1,5 +1,5 @@
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
+import { defineTool } from '../context.js';
 
 /**
  * The directories this call may use, after the client's roots have narrowed the configured ones.

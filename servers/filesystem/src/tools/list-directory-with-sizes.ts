@@ -1,7 +1,6 @@
 import type { JsonValue, PageSource } from '@mcpkit/core/pagination';
-import { defineTool, type ToolCall } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, type FsCall, resolveArg } from '../context.js';
 import { directoryPage } from '../fs/directory-page.js';
 import { escapeName, formatSize, typeTag } from '../fs/display.js';
 import { type Hidden, listingFilter, listingNotes } from '../fs/listing.js';
@@ -21,11 +20,11 @@ type PageArgs = {
   list: string;
   cursor: string | undefined;
   options: WalkOptions;
-  call: ToolCall;
+  call: FsCall;
 };
 
 function pageOptions(args: PageArgs) {
-  const { app } = args.call.scope;
+  const { app } = args.call;
   return {
     codec: app.cursors,
     list: args.list,
@@ -96,7 +95,7 @@ export const listDirectoryWithSizes = defineTool({
     const dir = await resolveArg(call, path);
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
-    const exclude = listingFilter(dir.real, undefined, !settingsOf(call.scope).allowSensitive, hidden);
+    const exclude = listingFilter(dir.real, undefined, !call.context.allowSensitive, hidden);
     const options: WalkOptions = {
       maxDepth: 1,
       stats,

@@ -1,6 +1,5 @@
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { directoryPage } from '../fs/directory-page.js';
 import { escapeName, typeTag } from '../fs/display.js';
 import { type Hidden, listingFilter, listingNotes } from '../fs/listing.js';
@@ -30,10 +29,10 @@ export const listDirectory = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run({ path, cursor }, call) {
     const dir = await resolveArg(call, path);
-    const { app } = call.scope;
+    const { app } = call;
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
-    const exclude = listingFilter(dir.real, undefined, !settingsOf(call.scope).allowSensitive, hidden);
+    const exclude = listingFilter(dir.real, undefined, !call.context.allowSensitive, hidden);
     const page = await directoryPage(dir.real, {
       codec: app.cursors,
       list: cursorList('list_directory', [dir.real]),

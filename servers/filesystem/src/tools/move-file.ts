@@ -1,9 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
 import { confirm } from '@mcpkit/core/elicitation';
 import { UserError } from '@mcpkit/core/errors';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { resolveEntry } from '../fs/entry.js';
 import { lstatIfAny, requireParent } from '../fs/existing.js';
 import { askName } from '../fs/paths.js';
@@ -38,7 +37,7 @@ export const moveFile = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(args, call) {
     const roots = await call.roots();
-    const source = await resolveEntry(roots, settingsOf(call.scope), args.source, 'moved');
+    const source = await resolveEntry(roots, call.context, args.source, 'moved');
     const target = await resolveArg(call, args.destination, 'write');
     if (target.real === source.real) {
       throw new UserError(`"${source.display}" and "${target.display}" are the same path; nothing to move.`);

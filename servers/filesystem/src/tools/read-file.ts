@@ -1,4 +1,4 @@
-import { defineTool } from '@mcpkit/core/server';
+import { defineTool } from '../context.js';
 import { ReadTextInput, runReadText } from './read-text-file.js';
 
 /** The official server's old name for read_text_file, kept so existing prompts keep working. */

@@ -1,9 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { MEDIA_EXTENSIONS, mediaTypeOf } from '../fs/mime.js';
 import { openRegularFile } from '../fs/safe-open.js';
 
@@ -30,7 +29,7 @@ export const readMediaFile = defineTool({
         `"${file.display}" is not an image or audio file this tool sends (by its extension); use read_text_file for text.`,
       );
     }
-    const cap = settingsOf(call.scope).maxMediaBytes;
+    const cap = call.context.maxMediaBytes;
     const { handle, size } = await openRegularFile(file.real, file.display);
     try {
       if (size > cap) {

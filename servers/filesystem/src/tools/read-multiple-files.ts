@@ -2,9 +2,8 @@ import { isUserError } from '@mcpkit/core/errors';
 import { OutputBudget, utf8ByteLength } from '@mcpkit/core/limits';
 import { CancelledError, checkpoint } from '@mcpkit/core/progress';
 import { sanitizeForMessage } from '@mcpkit/core/roots';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { settingsOf } from '../context.js';
+import { defineTool } from '../context.js';
 import { resolvePath } from '../fs/paths.js';
 import { readTextWindow } from '../fs/read-text.js';
 
@@ -32,8 +31,8 @@ export const readMultipleFiles = defineTool({
     // Asked once, outside the per-file error handling, so a request for roots is never mistaken
     // for a failed file.
     const roots = await call.roots();
-    const policy = settingsOf(call.scope);
-    const limit = call.scope.app.outputLimitBytes;
+    const policy = call.context;
+    const limit = call.app.outputLimitBytes;
     // Room for the closing note, so it is never the part that gets cut.
     const reserve = Math.min(
       Math.floor(limit / 4),
@@ -73,8 +72,7 @@ export const readMultipleFiles = defineTool({
           ? error.message
           : 'it could not be read because of an internal error.';
         // The details stay in the process log: they can name host paths the client must not see.
-        if (!isUserError(error))
-          call.scope.app.log.error(`read_multiple_files: ${error.stack ?? error.message}`);
+        if (!isUserError(error)) call.app.log.error(`read_multiple_files: ${error.stack ?? error.message}`);
         // Quoted and escaped: a newline (or a bidi control) in the input must not forge a section
         // that looks like another file's content.
         sections.push(budget.take(`${separator}"${sanitizeForMessage(input)}": Error - ${reason}\n`).text);

@@ -1,7 +1,6 @@
 import { UserError } from '@mcpkit/core/errors';
-import { defineTool, type ToolCall } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg } from '../context.js';
+import { defineTool, type FsCall, resolveArg } from '../context.js';
 import { readTextWindow, type TextWindow } from '../fs/read-text.js';
 
 const Lines = z.number().int().positive();
@@ -39,12 +38,12 @@ export function windowOf(args: z.infer<typeof ReadTextInput>): TextWindow {
 /** The shared handler of read_text_file and read_file. */
 export async function runReadText(
   args: z.infer<typeof ReadTextInput>,
-  call: ToolCall,
+  call: FsCall,
 ): Promise<{ text: string }> {
   const window = windowOf(args);
   const file = await resolveArg(call, args.path);
   const { text } = await readTextWindow(file, window, {
-    byteLimit: call.scope.app.outputLimitBytes,
+    byteLimit: call.app.outputLimitBytes,
     resume: (next) => `Call read_text_file again with ${next} to read on.`,
     signal: call.signal,
   });

@@ -1,6 +1,5 @@
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import {
   type ContentHit,
   type ContentStats,
@@ -108,7 +107,7 @@ export const searchContent = defineTool({
   task: 'optional',
   async run(args, call) {
     const dir = await resolveArg(call, args.path);
-    const { app } = call.scope;
+    const { app } = call;
     const query = compileQuery(args.query, args.regex ?? false, args.caseSensitive ?? false);
     const timeoutMs = args.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const hidden: Hidden = { secrets: 0 };
@@ -117,7 +116,7 @@ export const searchContent = defineTool({
     const exclude = listingFilter(
       dir.real,
       compileExcludes(args.excludePatterns),
-      !settingsOf(call.scope).allowSensitive,
+      !call.context.allowSensitive,
       hidden,
     );
     const source = contentSource({

@@ -1,6 +1,5 @@
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { escapeName } from '../fs/display.js';
 import { compileExcludes, compileGlob } from '../fs/glob.js';
 import { type Hidden, listingFilter, listingNotes, walkSource } from '../fs/listing.js';
@@ -41,14 +40,14 @@ export const searchFiles = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, call) {
     const dir = await resolveArg(call, args.path);
-    const { app } = call.scope;
+    const { app } = call;
     const match = compileGlob(args.pattern, { substring: true });
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
     const exclude = listingFilter(
       dir.real,
       compileExcludes(args.excludePatterns),
-      !settingsOf(call.scope).allowSensitive,
+      !call.context.allowSensitive,
       hidden,
     );
     const options: WalkOptions = { stats, display: dir.display };

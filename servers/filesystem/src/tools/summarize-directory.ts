@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { RootSet } from '@mcpkit/core/roots';
 import { loopTool, runToolLoop, SamplingUnavailableError } from '@mcpkit/core/sampling';
-import { defineTool } from '@mcpkit/core/server';
 import * as z from 'zod';
-import { resolveArg, settingsOf } from '../context.js';
+import { defineTool, resolveArg } from '../context.js';
 import { type PathPolicy, resolvePath } from '../fs/paths.js';
 import { isSensitive } from '../fs/sensitive.js';
 import { listDirectory } from '../fs/verified-listing.js';
@@ -58,7 +57,7 @@ export const summarizeDirectory = defineTool({
   output: z.object({ answer: z.string(), sampled: z.boolean(), model: z.string(), toolCalls: z.number() }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
   async run(args, call) {
-    const policy = settingsOf(call.scope);
+    const policy = call.context;
     const roots = await call.roots();
     const dir = await resolveArg(call, args.path);
     const entries = await listing(dir.real, policy);

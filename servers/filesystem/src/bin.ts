@@ -2,11 +2,11 @@
 import { errorMessage } from '@mcpkit/core/errors';
 import { RootSet } from '@mcpkit/core/roots';
 import { runServer, UsageError } from '@mcpkit/core/runner';
-import { createFilesystemApp } from './server.js';
+import { createFilesystemApp, NAME, PACKAGE_JSON } from './server.js';
 
 await runServer({
-  bin: 'mcpkit-filesystem',
-  packageJson: new URL('../package.json', import.meta.url),
+  bin: NAME,
+  packageJson: PACKAGE_JSON,
   usage: '[options] <directory>...',
   options: {
     'allow-sensitive': {

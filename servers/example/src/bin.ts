@@ -1,19 +1,15 @@
 #!/usr/bin/env node
+// The bin: hands the command line to core's runner, which serves stdio or HTTP and shuts down
+// cleanly. Everything the server is lives in server.ts.
 import { errorMessage } from '@mcpkit/core/errors';
 import { RootSet } from '@mcpkit/core/roots';
 import { runServer, UsageError } from '@mcpkit/core/runner';
-import { createExampleApp } from './server.js';
+import { createExampleApp, NAME, PACKAGE_JSON } from './server.js';
 
 await runServer({
-  bin: 'mcpkit-example',
-  packageJson: new URL('../package.json', import.meta.url),
+  bin: NAME,
+  packageJson: PACKAGE_JSON,
   usage: '[options] <notes-directory>',
-  options: {
-    'conformance-fixtures': {
-      type: 'boolean',
-      description: "also serve the conformance suite's test_* fixtures (for testing only)",
-    },
-  },
   async create(cli, log) {
     const [dir, ...rest] = cli.positionals;
     if (!dir || rest.length > 0) throw new UsageError('Give exactly one notes directory.');
@@ -24,7 +20,6 @@ await runServer({
       roots,
       log,
       readOnly: cli.common.readOnly,
-      conformanceFixtures: cli.values['conformance-fixtures'] === true,
       ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
       ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),
     });

@@ -1,0 +1,51 @@
+/**
+ * @internal Builds the one call object every handler gets, and the lookup listings and
+ * completions get.
+ */
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { mcpLog } from '../logging/mcp-log.js';
+import type { Flow } from '../mrtr/flow.js';
+import { progress } from '../progress/reporter.js';
+import type { RootSet } from '../roots/root-set.js';
+import type { App, Call, Instance, Lookup } from './types.js';
+
+function noDirectories(what: string): never {
+  // A server bug, not a user's mistake: a handler asked for roots the app was never given.
+  throw new Error(`${what} needs directories, but the app was created without roots`);
+}
+
+/** The call object for one round of a handler (`what` names it in logs: a tool or prompt name). */
+export function callOf<C>(instance: Instance, flow: Flow, ctx: ServerContext, what: string): Call<C> {
+  const app = instance.app as App<C>;
+  return {
+    context: app.context,
+    app,
+    era: instance.era,
+    flow,
+    ctx,
+    signal: ctx.mcpReq.signal,
+    progress: progress(ctx, { base: flow.round }),
+    log: mcpLog(ctx, app.log, what),
+    roots: () => (instance.roots ? instance.roots.forCall(flow) : noDirectories(what)),
+  };
+}
+
+/** What a listing or completion on this instance sees: the roots as last heard, never asking. */
+export function lookupOf<C>(instance: Instance): Lookup<C> {
+  const app = instance.app as App<C>;
+  return {
+    context: app.context,
+    app,
+    roots: (): Promise<RootSet> =>
+      instance.roots ? instance.roots.current() : Promise.resolve(noDirectories('a listing')),
+  };
+}
+
+/** What the app itself sees, outside any instance: the directories it was given. */
+export function appLookup<C>(app: App<C>): Lookup<C> {
+  return {
+    context: app.context,
+    app,
+    roots: async () => app.rootsCeiling ?? noDirectories('a watch'),
+  };
+}
