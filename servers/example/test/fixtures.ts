@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RootSet } from '@mcpkit/core/roots';
-import { createExampleApp } from '../src/server.js';
 import { textOf } from '@mcpkit/core/testing';
+import { createExampleApp } from '../src/server.js';
 
 /** A temporary notes directory with three notes, a sibling "outside" directory, and the app. */
 export async function notesFixture(options: { pageSize?: number; readOnly?: boolean } = {}) {

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeControlChars, RootSet } from '@mcpkit/core/roots';
 import { type AnyTool, type App, createApp } from '@mcpkit/core/server';
-import { DEFAULT_FS_CONTEXT, type FsContext } from '../src/context.js';
 import { textOf } from '@mcpkit/core/testing';
+import { DEFAULT_FS_CONTEXT, type FsContext } from '../src/context.js';
 
 /**
  * A temporary world for a test: `allowed/` (the root the server gets), a sibling `allowed_evil/`

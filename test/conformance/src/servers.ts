@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { packageDir } from './runtimes.js';
 
 export interface InspectorCall {
@@ -26,7 +27,11 @@ export interface ServerUnderTest {
   inspector: InspectorCall;
 }
 
-const distBin = (pkg: string) => join(packageDir(pkg), 'dist', 'index.js');
+/** A server package's bin: the bundled `dist/bin.js` its package.json names. */
+const distBin = (pkg: string) => join(packageDir(pkg), 'dist', 'bin.js');
+
+/** This package's own fixture server, as `npm run build` compiles it (`fixture-server/` to `dist/`). */
+const FIXTURES_BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 export const SERVERS: ServerUnderTest[] = [
   {
@@ -37,8 +42,7 @@ export const SERVERS: ServerUnderTest[] = [
       await writeFile(join(dir, 'beta.md'), '# Beta\nBananas.\n');
       return [dir];
     },
-    // The fixtures are what the suite calls by name; the notes stay served beside them.
-    suiteFlags: ['--conformance-fixtures'],
+    suiteFlags: [],
     tools: ['list_notes', 'read_note', 'search_notes', 'write_note'],
     inspector: { tool: 'read_note', args: () => ({ name: 'alpha' }), expect: 'apples' },
   },
@@ -57,6 +61,19 @@ export const SERVERS: ServerUnderTest[] = [
       tool: 'read_text_file',
       args: (dir) => ({ path: join(dir, 'hello.txt') }),
       expect: 'hello from the filesystem server',
+    },
+  },
+  {
+    // The suite's test_* surface, built with core: every scenario applies, so it must pass them all.
+    name: 'fixtures',
+    bin: FIXTURES_BIN,
+    setup: async () => [],
+    suiteFlags: [],
+    tools: ['test_simple_text', 'test_trigger_tool_change', 'json_schema_2020_12_tool', 'slow_compute'],
+    inspector: {
+      tool: 'test_simple_text',
+      args: () => ({}),
+      expect: 'This is a simple text response for testing.',
     },
   },
 ];
