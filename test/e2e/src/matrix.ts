@@ -34,9 +34,9 @@ async function leftovers(marker: string, ms: number): Promise<number[]> {
 }
 
 export function describeServer(spec: ServerSpec, timeoutMs = 60_000): void {
-  describe(`${spec.name} bin, end to end`, () => {
+  describe(`${spec.name} bin, end to end${spec.title ? `: ${spec.title}` : ''}`, () => {
     it.each(CASES)(
-      '%s, %s era: every feature in one session, then a clean shutdown',
+      '%s, %s era: one session, then a clean shutdown',
       async (transport, era) => {
         const fixture: Fixture = await spec.fixture();
         const model = scriptedModel(spec.model);
@@ -55,7 +55,7 @@ export function describeServer(spec: ServerSpec, timeoutMs = 60_000): void {
           session = await openSession({
             era,
             transport: target,
-            root: fixture.dir,
+            roots: fixture.roots ?? [fixture.dir],
             sampling: model.respond,
             elicitor,
           });
@@ -89,6 +89,7 @@ export function describeServer(spec: ServerSpec, timeoutMs = 60_000): void {
         } finally {
           await session?.close().catch(() => {});
           if (http && http.child.exitCode === null) http.child.kill('SIGKILL');
+          await fixture.close?.();
           await rm(fixture.base, { recursive: true, force: true });
         }
       },

@@ -3,7 +3,7 @@
  * model does, and one scenario that touches every feature it offers. The matrix runs that scenario
  * over stdio and Streamable HTTP, in both protocol eras.
  */
-import type { ScriptedModelOptions, scriptedModel, TestSession } from '@mcpkit/core/testing';
+import type { ReadCall, ScriptedModelOptions, scriptedModel, TestSession } from '@mcpkit/core/testing';
 import type { Elicitor } from './session.js';
 import type { TaskStep } from './steps.js';
 
@@ -17,6 +17,12 @@ export interface Fixture {
   base: string;
   /** The bin's arguments after the common flags. */
   args: string[];
+  /** Directories the client offers as roots; default: `dir`. */
+  roots?: string[];
+  /** Read-only calls that must succeed, each with a text its result contains (from a test world). */
+  reads?: ReadCall[];
+  /** Stops what the fixture started; its files are removed with `base`. */
+  close?(): Promise<void>;
 }
 
 export interface ScenarioContext {
@@ -34,6 +40,8 @@ export interface ScenarioContext {
 
 export interface ServerSpec {
   name: string;
+  /** What this run of the server covers, e.g. "its test world" or "every feature". */
+  title?: string;
   bin: string;
   /** Builds the world in a fresh temporary directory. */
   fixture(): Promise<Fixture>;

@@ -21,7 +21,7 @@ export class Elicitor {
 export interface OpenOptions {
   era: 'legacy' | 'modern';
   transport: TestTransport;
-  root: string;
+  roots: string[];
   sampling: Parameters<typeof connect>[1]['sampling'];
   elicitor: Elicitor;
 }
@@ -30,7 +30,7 @@ export function openSession(options: OpenOptions): Promise<TestSession> {
   return connect(undefined, {
     era: options.era,
     transport: options.transport,
-    roots: [options.root],
+    roots: options.roots,
     ...(options.sampling ? { sampling: options.sampling } : {}),
     elicitation: options.elicitor.answer,
   });

@@ -1,13 +1,16 @@
 /**
- * Every server under attack, one line each. A server is named by its package; the bin comes from
- * that package's own `bin` field, so the suite runs exactly what `npm run build` produced.
+ * Every server under attack: each server folder in the workspace (found by core's test kit from the
+ * root `workspaces` globs), run as its built bin on the world its `test/world.ts` describes. A new
+ * server is covered without an edit here.
  */
-
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { discoverServers, type TestWorld } from '@mcpkit/core/testing';
+
+/** The repository root: this file is test/security/src/servers.ts. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** A read-only tool call whose answer contains `expect`, and nothing the other call's does. */
 export interface ReadCall {
@@ -17,7 +20,7 @@ export interface ReadCall {
 }
 
 export interface Fixture {
-  /** Positional arguments for the bin (its directories). */
+  /** Arguments for the bin: its directories, repository, database or URL. */
   args: string[];
   /** Two calls with different answers, for the "answers never cross" check. */
   reads: [ReadCall, ReadCall];
@@ -33,54 +36,34 @@ export interface ServerUnderTest {
   fixture(): Promise<Fixture>;
 }
 
-const require = createRequire(import.meta.url);
-
-/** The bin script of workspace package `pkg` (its only `bin` entry). */
-function binOf(pkg: string): string {
-  const manifestPath = require.resolve(`${pkg}/package.json`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> };
-  const [script] = Object.values(manifest.bin ?? {});
-  if (script === undefined) throw new Error(`${pkg} declares no bin`);
-  return resolve(dirname(manifestPath), script);
-}
-
-/** Distinct words, so a crossed answer is unmistakable. */
-const NOTES = { alpha: 'apples from the alpha note', beta: 'bananas from the beta note' } as const;
-
-/**
- * A server that serves one directory: a temp directory holding `alpha.md` and `beta.md`, and a
- * read tool whose arguments `argsFor` builds from the directory and the note's base name.
- */
-function directoryServer(
-  name: string,
-  pkg: string,
-  tool: string,
-  argsFor: (dir: string, note: keyof typeof NOTES) => Record<string, unknown>,
-): ServerUnderTest {
+function underTest(name: string, bin: string, world: TestWorld): ServerUnderTest {
   return {
     name,
-    bin: binOf(pkg),
-    tool,
+    bin,
+    tool: world.tools[0] ?? '',
     async fixture() {
-      const dir = await mkdtemp(join(tmpdir(), `mcpkit-security-${name}-`));
-      for (const [note, text] of Object.entries(NOTES)) await writeFile(join(dir, `${note}.md`), `${text}\n`);
-      const read = (note: keyof typeof NOTES): ReadCall => ({
-        tool,
-        arguments: argsFor(dir, note),
-        expect: NOTES[note],
+      const dir = await realpath(await mkdtemp(join(tmpdir(), `mcpkit-security-${name}-`)));
+      const built = await world.setup(dir);
+      const read = (r: (typeof built.reads)[number]): ReadCall => ({
+        tool: r.tool,
+        arguments: r.args,
+        expect: r.expect,
       });
       return {
-        args: [dir],
-        reads: [read('alpha'), read('beta')],
-        cleanup: () => rm(dir, { recursive: true, force: true }),
+        args: built.args,
+        reads: [read(built.reads[0]), read(built.reads[1])],
+        async cleanup() {
+          await built.close?.();
+          await rm(dir, { recursive: true, force: true });
+        },
       };
     },
   };
 }
 
-export const SERVERS: ServerUnderTest[] = [
-  directoryServer('example', '@mcpkit/example-server', 'read_note', (_dir, note) => ({ name: note })),
-  directoryServer('filesystem', '@mcpkit/server-filesystem', 'read_text_file', (dir, note) => ({
-    path: join(dir, `${note}.md`),
-  })),
-];
+export const SERVERS: ServerUnderTest[] = await Promise.all(
+  discoverServers(ROOT).map(async (server) => {
+    const { world } = (await import(pathToFileURL(server.world).href)) as { world: TestWorld };
+    return underTest(server.name, server.bin, world);
+  }),
+);

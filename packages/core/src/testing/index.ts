@@ -1,4 +1,5 @@
 export { type ConnectOptions, connect, type TestSession, type TestTransport } from './connect.js';
+export { type DiscoveredServer, discoverServers, serversWithoutWorld } from './discover.js';
 export { type HttpBin, type StartHttpBinOptions, startHttpBin, userNode } from './http-bin.js';
 export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';
@@ -14,3 +15,10 @@ export {
   untilTask,
 } from './task-wire.js';
 export { textOf } from './text-of.js';
+export {
+  type ConformanceRevision,
+  defineTestWorld,
+  type ReadCall,
+  type TestWorld,
+  type WorldInstance,
+} from './world.js';

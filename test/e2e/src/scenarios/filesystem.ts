@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { DiscoveredServer } from '@mcpkit/core/testing';
 import { expect } from 'vitest';
-import { builtBin } from '../runtimes.js';
 import type { ScenarioContext, ServerSpec } from '../scenario.js';
 import {
   callWithProgress,
@@ -43,7 +43,7 @@ async function generateTree(root: string): Promise<void> {
   }
 }
 
-async function scenario(ctx: ScenarioContext): Promise<void> {
+async function everyFeature(ctx: ScenarioContext): Promise<void> {
   const { session, fixture, model, elicitor } = ctx;
   const { client } = session;
   const dir = fixture.dir;
@@ -130,9 +130,11 @@ async function scenario(ctx: ScenarioContext): Promise<void> {
   expect(textOf(await session.callTool('delete_file', { path: file }))).toContain('Deleted');
 }
 
-export const filesystemServer: ServerSpec = {
-  name: 'filesystem',
-  bin: builtBin('@mcpkit/server-filesystem'),
+/** Every feature of the server in one session. */
+export const scenario = (server: DiscoveredServer): ServerSpec => ({
+  name: server.name,
+  title: 'every feature',
+  bin: server.bin,
   async fixture() {
     const base = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-e2e-fs-')));
     const dir = join(base, 'allowed');
@@ -151,7 +153,7 @@ export const filesystemServer: ServerSpec = {
     toolCalls: [{ name: 'read_text_file', input: { path: 'docs/guide.md' } }],
     answer: () => 'looked',
   },
-  scenario,
+  scenario: everyFeature,
   task: (fixture) => ({
     tool: 'search_content',
     args: { path: fixture.dir, query: 'How to use' },
@@ -159,4 +161,4 @@ export const filesystemServer: ServerSpec = {
     // The catastrophic pattern of the cancellation step: it runs until its 30 s budget unless stopped.
     cancelArgs: { path: join(fixture.dir, 'tree'), query: '(a|aa)+$', regex: true, timeoutMs: 30_000 },
   }),
-};
+});

@@ -2,8 +2,8 @@
 import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DiscoveredServer } from '@mcpkit/core/testing';
 import { expect } from 'vitest';
-import { builtBin } from '../runtimes.js';
 import type { ScenarioContext, ServerSpec } from '../scenario.js';
 import {
   callWithProgress,
@@ -17,7 +17,7 @@ import {
 
 const TOOLS = ['delete_note', 'list_notes', 'read_note', 'search_notes', 'summarize_notes', 'write_note'];
 
-async function scenario(ctx: ScenarioContext): Promise<void> {
+async function everyFeature(ctx: ScenarioContext): Promise<void> {
   const { session, fixture, model, elicitor } = ctx;
   const { client } = session;
 
@@ -93,9 +93,11 @@ async function scenario(ctx: ScenarioContext): Promise<void> {
   expect(textOf(await session.callTool('delete_note', { name: 'e2e' }))).toContain('Deleted');
 }
 
-export const exampleServer: ServerSpec = {
-  name: 'example',
-  bin: builtBin('@mcpkit/example-server'),
+/** Every feature of the server in one session. */
+export const scenario = (server: DiscoveredServer): ServerSpec => ({
+  name: server.name,
+  title: 'every feature',
+  bin: server.bin,
   async fixture() {
     const base = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-e2e-example-')));
     const dir = join(base, 'notes');
@@ -108,11 +110,11 @@ export const exampleServer: ServerSpec = {
     return { base, dir, args: [dir] };
   },
   model: { toolCalls: [{ name: 'read_note', input: { name: 'alpha' } }], answer: () => 'read it' },
-  scenario,
+  scenario: everyFeature,
   task: () => ({
     tool: 'search_notes',
     args: { query: 'apples' },
     expectText: 'alpha:2: The first note mentions apples.',
     cancelArgs: { query: 'apples', delayMs: 2000 },
   }),
-};
+});

@@ -1,4 +1,0 @@
-import { describeServer } from '../src/matrix.js';
-import { exampleServer } from '../src/servers/example.js';
-
-describeServer(exampleServer);

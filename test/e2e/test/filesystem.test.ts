@@ -1,4 +1,0 @@
-import { describeServer } from '../src/matrix.js';
-import { filesystemServer } from '../src/servers/filesystem.js';
-
-describeServer(filesystemServer);
