@@ -1,51 +1,51 @@
-// `npm start`: serves every server in this checkout over Streamable HTTP on 127.0.0.1 with sample
-// data, and prints the URLs and host config entries. Ctrl-C stops them all.
+// `npm start`: serves every server in this checkout over Streamable HTTP on 127.0.0.1, each on the
+// sample world its test/world.ts builds, and prints the URLs and host config entries. Ctrl-C stops
+// them all. Servers are found from the workspace globs, so a new server folder is served as is.
+//
+//   node scripts/start.mjs [--root DIR] [--port 3000] [--dry-run]
+//
+// --dry-run builds the worlds, prints what would be started (one JSON line per server) and exits.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { discoverServers } from '@mcpkit/core/testing';
+// The worlds are TypeScript; vite (which the tests already run on) loads them without a build.
+import { runnerImport } from 'vite';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
+    port: { type: 'string', default: '3000' },
+    'dry-run': { type: 'boolean', default: false },
+  },
+});
+const root = resolve(values.root);
 const data = mkdtempSync(join(tmpdir(), 'mcpkit-sample-'));
 
-/** Each server: its bin, sample data it needs, and its arguments. Grows as servers land. */
-const servers = [
-  {
-    name: 'example',
-    bin: join(root, 'servers/example/dist/bin.js'),
-    port: 3000,
-    setup() {
-      const dir = join(data, 'notes');
-      mkdirSync(dir);
-      writeFileSync(
-        join(dir, 'welcome.md'),
-        '# Welcome\nThis is a sample note served by the mcpkit example server.\n',
-      );
-      writeFileSync(join(dir, 'todo.md'), '# To do\n- try summarize_notes\n- subscribe to note:///todo\n');
-      return [dir];
-    },
-  },
-  {
-    name: 'filesystem',
-    bin: join(root, 'servers/filesystem/dist/bin.js'),
-    port: 3001,
-    setup() {
-      const dir = join(data, 'project');
-      mkdirSync(join(dir, 'src'), { recursive: true });
-      writeFileSync(join(dir, 'README.md'), '# Sample project\nServed by the mcpkit filesystem server.\n');
-      writeFileSync(
-        join(dir, 'src', 'index.ts'),
-        "export const greet = (name: string): string => 'hello ' + name;\n",
-      );
-      return [dir];
-    },
-  },
-];
+const plan = [];
+for (const [i, server] of discoverServers(root).entries()) {
+  const { module } = await runnerImport(server.world);
+  const dir = join(data, server.name);
+  mkdirSync(dir);
+  const built = await module.world.setup(dir);
+  plan.push({ server, built, port: Number(values.port) + i });
+}
+
+if (values['dry-run']) {
+  for (const { server, built, port } of plan) {
+    process.stdout.write(`${JSON.stringify({ name: server.name, bin: server.bin, port, args: built.args })}\n`);
+    await built.close?.();
+  }
+  rmSync(data, { recursive: true, force: true });
+  process.exit(0);
+}
 
 const children = [];
-for (const server of servers) {
-  const args = [server.bin, '--transport', 'http', '--port', String(server.port), ...server.setup()];
+for (const { server, built, port } of plan) {
+  const args = [server.bin, '--transport', 'http', '--port', String(port), ...built.args];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'pipe'] });
   children.push(child);
   child.stderr.on('data', (d) => {
@@ -53,17 +53,16 @@ for (const server of servers) {
     process.stderr.write(text);
     const url = /listening on (\S+)/.exec(text)?.[1];
     if (url) {
-      const entry = { mcpServers: { [`mcpkit-${server.name}`]: { type: 'http', url } } };
-      process.stdout.write(
-        `\n${server.name}: ${url}\nHost config entry:\n${JSON.stringify(entry, null, 2)}\n`,
-      );
-      process.stdout.write(`Stdio instead: node ${args[0]} ${args.slice(5).join(' ')}\n`);
+      const entry = { mcpServers: { [server.command]: { type: 'http', url } } };
+      process.stdout.write(`\n${server.name}: ${url}\nHost config entry:\n${JSON.stringify(entry, null, 2)}\n`);
+      process.stdout.write(`Stdio instead: node ${server.bin} ${built.args.join(' ')}\n`);
     }
   });
 }
 process.stdout.write(`Sample data in ${data}. Ctrl-C to stop.\n`);
-const stop = () => {
+const stop = async () => {
   for (const c of children) c.kill('SIGTERM');
+  await Promise.all(plan.map(({ built }) => built.close?.()));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

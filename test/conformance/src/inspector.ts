@@ -44,19 +44,23 @@ export function listTools(bin: string, binArgs: string[]): Promise<InspectorResu
 
 /**
  * `tools/call` through a config entry. The ad-hoc form advertises an empty roots list, which (by
- * design) leaves a roots-narrowed server no directory at all; a config entry can offer a root.
+ * design) leaves a roots-narrowed server no directory at all; a config entry can offer roots.
  */
 export async function callTool(
   bin: string,
   binArgs: string[],
-  root: string,
+  roots: string[],
   tool: string,
   toolArgs: Record<string, string>,
 ): Promise<InspectorResult> {
   const dir = await mkdtemp(join(tmpdir(), 'mcpkit-inspector-config-'));
   try {
     const config = join(dir, 'mcp.json');
-    const entry = { command: USER_NODE, args: [bin, ...binArgs], roots: [{ uri: pathToFileURL(root).href }] };
+    const entry = {
+      command: USER_NODE,
+      args: [bin, ...binArgs],
+      roots: roots.map((root) => ({ uri: pathToFileURL(root).href })),
+    };
     await writeFile(config, JSON.stringify({ mcpServers: { server: entry } }));
     const pairs = Object.entries(toolArgs).map(([k, v]) => `${k}=${v}`);
     return await inspect([

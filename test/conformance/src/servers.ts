@@ -1,83 +1,60 @@
 /**
- * The servers under test, one row each: where the built bin is, the world it serves, and what the
- * Inspector should call on it. Adding a server means adding a row and its expected-failure files.
+ * The servers under test: every server folder in the workspace (found by core's test kit from the
+ * root `workspaces` globs) on the world its `test/world.ts` describes, and this package's own
+ * fixture server, which serves the suite's `test_*` names and so must pass every scenario.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { packageDir } from './runtimes.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  type ConformanceRevision,
+  defineTestWorld,
+  discoverServers,
+  type TestWorld,
+} from '@mcpkit/core/testing';
 
-export interface InspectorCall {
-  tool: string;
-  /** `--tool-arg key=value` pairs, given the directory the server serves. */
-  args(dir: string): Record<string, string>;
-  /** Text the result must contain. */
-  expect: string;
-}
+/** The repository root: this file is test/conformance/src/servers.ts. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface ServerUnderTest {
   name: string;
   bin: string;
-  /** Fills `dir` with what the server serves; returns the bin's arguments. */
-  setup(dir: string): Promise<string[]>;
-  /** Extra flags for the suite run only (the Inspector drives the server as users run it). */
-  suiteFlags: string[];
-  /** Tools `tools/list` must include. */
-  tools: string[];
-  inspector: InspectorCall;
+  world: TestWorld;
+  /** False for the fixture server: it serves the suite's `test_*` names, so nothing is fixture-bound. */
+  real: boolean;
 }
 
-/** A server package's bin: the bundled `dist/bin.js` its package.json names. */
-const distBin = (pkg: string) => join(packageDir(pkg), 'dist', 'bin.js');
-
-/** This package's own fixture server, as `npm run build` compiles it (`fixture-server/` to `dist/`). */
+/** This package's fixture server, as `npm run build` compiles it (`fixture-server/` to `dist/`). */
 const FIXTURES_BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
+const fixturesWorld = defineTestWorld({
+  tools: ['test_simple_text', 'test_trigger_tool_change', 'json_schema_2020_12_tool', 'slow_compute'],
+  setup: () => {
+    const read = (tool: string, expect: string) => ({ tool, args: {}, expect });
+    return {
+      args: [],
+      reads: [
+        read('test_simple_text', 'This is a simple text response for testing.'),
+        read('test_dynamic_tool', 'Generation'),
+      ],
+    };
+  },
+});
+
+function built(bin: string, path: string): string {
+  if (!existsSync(bin)) throw new Error(`${path} is not built (no ${bin}); run "npx turbo run build" first.`);
+  return bin;
+}
+
 export const SERVERS: ServerUnderTest[] = [
-  {
-    name: 'example',
-    bin: distBin('@mcpkit/example-server'),
-    async setup(dir) {
-      await writeFile(join(dir, 'alpha.md'), '# Alpha\nThe first note mentions apples.\n');
-      await writeFile(join(dir, 'beta.md'), '# Beta\nBananas.\n');
-      return [dir];
-    },
-    suiteFlags: [],
-    tools: ['list_notes', 'read_note', 'search_notes', 'write_note'],
-    inspector: { tool: 'read_note', args: () => ({ name: 'alpha' }), expect: 'apples' },
-  },
-  {
-    name: 'filesystem',
-    bin: distBin('@mcpkit/server-filesystem'),
-    async setup(dir) {
-      await writeFile(join(dir, 'hello.txt'), 'hello from the filesystem server\n');
-      await mkdir(join(dir, 'docs'));
-      await writeFile(join(dir, 'docs', 'guide.md'), '# Guide\n');
-      return [dir];
-    },
-    suiteFlags: [],
-    tools: ['read_text_file', 'write_file', 'list_directory', 'search_files'],
-    inspector: {
-      tool: 'read_text_file',
-      args: (dir) => ({ path: join(dir, 'hello.txt') }),
-      expect: 'hello from the filesystem server',
-    },
-  },
-  {
-    // The suite's test_* surface, built with core: every scenario applies, so it must pass them all.
-    name: 'fixtures',
-    bin: FIXTURES_BIN,
-    setup: async () => [],
-    suiteFlags: [],
-    tools: ['test_simple_text', 'test_trigger_tool_change', 'json_schema_2020_12_tool', 'slow_compute'],
-    inspector: {
-      tool: 'test_simple_text',
-      args: () => ({}),
-      expect: 'This is a simple text response for testing.',
-    },
-  },
+  ...(await Promise.all(
+    discoverServers(ROOT).map(async (server) => {
+      const { world } = (await import(pathToFileURL(server.world).href)) as { world: TestWorld };
+      return { name: server.name, bin: built(server.bin, server.path), world, real: true };
+    }),
+  )),
+  { name: 'fixtures', bin: built(FIXTURES_BIN, 'test/conformance'), world: fixturesWorld, real: false },
 ];
 
 /** The two protocol revisions every server is scored against, each on its own wire. */
-export const ERAS = ['2025-11-25', '2026-07-28'] as const;
-export type Era = (typeof ERAS)[number];
+export const ERAS: readonly ConformanceRevision[] = ['2025-11-25', '2026-07-28'];
+export type Era = ConformanceRevision;

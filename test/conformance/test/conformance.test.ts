@@ -1,13 +1,12 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { WorldInstance } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeBaseline } from '../src/expected.js';
 import { type RunningServer, startHttp } from '../src/process.js';
 import { ERAS, SERVERS } from '../src/servers.js';
 import { runSuite } from '../src/suite.js';
-
-const BASELINES = fileURLToPath(new URL('./expected-failures/', import.meta.url));
 
 interface Row {
   server: string;
@@ -31,19 +30,23 @@ afterAll(() => {
 describe.each(SERVERS)('conformance: $name', (server) => {
   let dir: string;
   let http: RunningServer;
+  let world: WorldInstance | undefined;
   beforeAll(async () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), `mcpkit-conformance-${server.name}-`)));
-    http = await startHttp(server.bin, [...server.suiteFlags, ...(await server.setup(dir))]);
+    world = await server.world.setup(dir);
+    http = await startHttp(server.bin, world.args);
   });
   afterAll(async () => {
     expect(await http?.stop()).toBe(0);
+    await world?.close?.();
     await rm(dir, { recursive: true, force: true });
   });
 
   it.each(ERAS)(
     'passes the %s requirements, failing only what its baseline lists',
     async (era) => {
-      const baseline = join(BASELINES, `${server.name}-${era}.yaml`);
+      const baseline = join(dir, `baseline-${era}.yaml`);
+      await writeBaseline(server, era, baseline);
       const suite = await runSuite(http.url, era, baseline);
       const { verdict } = suite;
       const failedScenarios = new Set(verdict.unexpected.map((f) => f.split(':')[0]));

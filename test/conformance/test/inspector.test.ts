@@ -20,15 +20,18 @@ describe.each(SERVERS)('MCP Inspector CLI over stdio: $name', (server) => {
 
   it('lists the tools and calls one', async () => {
     dir = await realpath(await mkdtemp(join(tmpdir(), `mcpkit-inspector-${server.name}-`)));
-    const args = await server.setup(dir);
+    const world = await server.world.setup(dir);
+    const { args } = world;
 
     const listed = await listTools(server.bin, args);
     expect(listed.code, listed.stderr).toBe(0);
     const names = ((listed.json as ToolsList).result?.tools ?? []).map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(server.tools));
+    expect(names).toEqual(expect.arrayContaining(server.world.tools));
 
-    const { tool, args: toolArgs, expect: text } = server.inspector;
-    const called = await callTool(server.bin, args, dir, tool, toolArgs(dir));
+    const [{ tool, args: toolArgs, expect: text }] = world.reads;
+    const asText = Object.fromEntries(Object.entries(toolArgs).map(([k, v]) => [k, String(v)]));
+    const called = await callTool(server.bin, args, world.roots ?? [dir], tool, asText);
+    await world.close?.();
     expect(called.code, called.stderr).toBe(0);
     const result = (called.json as CallResult).result;
     expect(result?.isError).toBeFalsy();

@@ -20,6 +20,7 @@ interface TsConfig {
   references?: unknown[];
   compilerOptions?: Record<string, unknown>;
   include?: string[];
+  exclude?: string[];
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -70,6 +71,8 @@ export function forkServer(source: string, dest: string, tarballs: ReadonlyMap<s
   writeJson(join(dest, 'tsconfig.json'), {
     compilerOptions: { ...base.compilerOptions, ...ownOptions, composite: false, incremental: false },
     include: own.include ?? ['src'],
+    // The bin stays out of tsc's emit: mcpkit-bundle builds dist/bin.js from its source.
+    ...(own.exclude ? { exclude: own.exclude } : {}),
   });
   // The type-check config extended the monorepo base too; point it at the standalone file.
   writeJson(join(dest, 'tsconfig.check.json'), {

@@ -28,7 +28,7 @@ export interface Manifest {
 export interface WorkspacePackage {
   /** Absolute folder. */
   dir: string;
-  /** Folder relative to the root, e.g. `servers/filesystem`. */
+  /** Folder relative to the root, e.g. `packages/core`. */
   path: string;
   manifest: Manifest;
 }
@@ -57,11 +57,6 @@ export function workspacePackages(): WorkspacePackage[] {
 /** What npm would publish: every workspace package not marked private. */
 export function publishablePackages(): WorkspacePackage[] {
   return workspacePackages().filter((p) => p.manifest.private !== true);
-}
-
-/** Server folders (`servers/*`), publishable or not: each one is a template someone may fork. */
-export function serverFolders(): WorkspacePackage[] {
-  return workspacePackages().filter((p) => p.path.startsWith('servers/'));
 }
 
 /** The `bin` field as name → script, whichever form the manifest uses. */

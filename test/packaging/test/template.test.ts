@@ -1,21 +1,23 @@
 /**
  * Every server folder, forked out of the monorepo as a template: it installs against the
  * `@mcpkit/core` (and `@mcpkit/bundle`) tarballs, builds with its own `npm run build`, and its bin
- * runs and serves.
+ * reports the fork's own version, offers no testing switches, and serves its test world in both eras.
  */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect } from '@mcpkit/core/testing';
+import { pathToFileURL } from 'node:url';
+import { connect, discoverServers, type TestWorld, textOf } from '@mcpkit/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { NPM_INSTALL } from '../src/install.js';
 import { run, runOk, userPath } from '../src/run.js';
 import { FORK_VERSION, forkServer } from '../src/template.js';
-import { binsOf, serverFolders } from '../src/workspaces.js';
+import { binsOf, ROOT } from '../src/workspaces.js';
 
 const packed = inject('packed');
 const scratch = inject('scratch');
 
-describe.each(serverFolders())('$path', (server) => {
-  it('installs on the core tarball, builds standalone, and its bin runs', { timeout: 120_000 }, async () => {
+describe.each(discoverServers(ROOT))('$path', (server) => {
+  it('installs on the core tarball, builds standalone, and its bin runs', { timeout: 180_000 }, async () => {
     if (!packed.some((p) => p.name === '@mcpkit/core')) throw new Error('@mcpkit/core was not packed');
     const dest = join(scratch, 'forks', server.path.replace('/', '-'));
     const fork = forkServer(server.dir, dest, new Map(packed.map((p) => [p.name, p.tarball])));
@@ -31,16 +33,35 @@ describe.each(serverFolders())('$path', (server) => {
     const version = await run('node', [bin, '--version'], { cwd: dest });
     expect(version.code, version.stderr).toBe(0);
     expect(version.stdout.trim()).toBe(FORK_VERSION);
+    // A template's command line is the product's: no switch that exists only for tests.
+    const help = await run('node', [bin, '--help'], { cwd: dest });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).not.toMatch(/conformance|fixture|testing/i);
 
-    // And it serves: a stdio session on the fork's own build.
-    const session = await connect(undefined, {
-      era: 'legacy',
-      transport: { stdio: { command: 'node', args: [bin, dest], env: { PATH: userPath() } } },
-    });
+    // And it serves its test world in both eras, on the fork's own build.
+    const { world } = (await import(pathToFileURL(server.world).href)) as { world: TestWorld };
+    const dir = join(scratch, 'worlds', server.path.replace('/', '-'));
+    await mkdir(dir, { recursive: true });
+    const built = await world.setup(dir);
     try {
-      expect((await session.client.listTools()).tools.length).toBeGreaterThan(0);
+      for (const era of ['legacy', 'modern'] as const) {
+        const session = await connect(undefined, {
+          era,
+          ...(built.roots ? { roots: built.roots } : {}),
+          transport: { stdio: { command: 'node', args: [bin, ...built.args], env: { PATH: userPath() } } },
+        });
+        try {
+          expect(session.client.getServerVersion()?.version).toBe(FORK_VERSION);
+          const tools = (await session.client.listTools()).tools.map((t) => t.name);
+          expect(tools).toEqual(expect.arrayContaining(world.tools));
+          const [read] = built.reads;
+          expect(textOf(await session.callTool(read.tool, read.args))).toContain(read.expect);
+        } finally {
+          await session.close();
+        }
+      }
     } finally {
-      await session.close();
+      await built.close?.();
     }
   });
 });
