@@ -1,5 +1,5 @@
 /**
- * Attack inputs from SECURITY.md "Streamable HTTP transport" and sdk-v2 §9 items 13–17, each sent
+ * Attack inputs for the Streamable HTTP transport, and gaps seen with SDK 2.4, each sent
  * over a real socket. Every case asserts the refusal AND that well-behaved clients of both eras
  * are still served afterwards.
  */

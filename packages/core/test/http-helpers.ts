@@ -62,7 +62,7 @@ export function echoFactory(record: FactoryRecord = newRecord()): McpServerFacto
 export interface Connected {
   client: Client;
   transport: StreamableHTTPClientTransport;
-  /** Ends the session (DELETE on legacy, as sdk-v2 §7 requires) and closes the client. */
+  /** Ends the session (DELETE on legacy: the SDK client does not send one on close) and closes the client. */
   close(): Promise<void>;
 }
 

@@ -1,7 +1,6 @@
 /**
  * Legacy (2025-era) sessions: ids, 404 for unknown, terminated and foreign sessions, the GET
- * stream, principal binding, idle reaping and least-recently-used eviction (sdk-v2 §9 item 18,
- * SECURITY.md "Streamable HTTP transport" §5).
+ * stream, principal binding, idle reaping and least-recently-used eviction (SDK 2.4 has neither).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';

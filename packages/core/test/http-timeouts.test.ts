@@ -1,5 +1,5 @@
 /**
- * Socket timeouts (sdk-v2 §9 item 19): a slow-header or endless-body client is cut off, while
+ * Socket timeouts (seen with SDK 2.4): a slow-header or endless-body client is cut off, while
  * long-lived SSE responses (the 2025 GET stream, a 2026 listen stream) outlive the request
  * timeout, which only covers receiving the request.
  */

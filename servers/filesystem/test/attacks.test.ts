@@ -24,7 +24,7 @@ const read = (name: string, path: (w: World) => string): Attack => ({
   args: (w) => ({ path: path(w) }),
 });
 
-/** The corpus: SECURITY.md §Filesystem classes, each as an input a model or a confused user could send. */
+/** The corpus: the known filesystem attack classes, each as an input a model or a confused user could send. */
 const ATTACKS: Attack[] = [
   // Prefix siblings and `..`
   read('prefix sibling', (w) => join(w.evil, 'x.txt')),

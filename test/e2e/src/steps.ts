@@ -169,7 +169,7 @@ export async function expectCancelled(
 
 /**
  * A tool result that failed with one sentence: no stack trace, and nothing of `secret` (an
- * allowed directory the caller did not name; DESIGN: errors never list them).
+ * allowed directory the caller did not name; errors never list them).
  */
 export function expectToolError(result: CallToolResult, secret: string): void {
   expect(result.isError).toBe(true);

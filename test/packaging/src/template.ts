@@ -1,5 +1,5 @@
 /**
- * Fork-as-template (DESIGN.md "Who uses it"): someone copies one server folder out of the
+ * Fork-as-template: someone copies one server folder out of the
  * monorepo and builds it on its own. The copy keeps everything a person would copy, and changes
  * only what cannot come along: the workspace links to `@mcpkit/*` packages (core, and the bundler
  * its build runs) become the published tarballs, the tsconfig chain into the monorepo becomes one standalone file, and the compiler the

@@ -1,5 +1,5 @@
 /**
- * The package.json each tarball ships (DESIGN.md "Per-package npm install": correct bin, exports,
+ * The package.json each tarball ships (per-package npm install: correct bin, exports,
  * files, engines; only real dependencies). Read from the unpacked tarball, not the workspace.
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * What is inside each tarball: no tests, sources, build caches, secrets or dev configuration, and
- * shipped code that imports only what the package declares (DESIGN.md: "only real dependencies
+ * shipped code that imports only what the package declares ("only real dependencies
  * declared, no tests or sources of other packages shipped").
  */
 import { readFileSync } from 'node:fs';

@@ -45,7 +45,7 @@ describe.each(SERVERS)('$name', (server) => {
       const response = await goodRequest(bin());
       expect(response.status).toBe(200);
       expect(response.body).toContain(server.tool);
-      // No CORS unless configured (SECURITY.md §0.6), and never a wildcard.
+      // No CORS unless configured, and never a wildcard.
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
     });
 

@@ -1,6 +1,5 @@
 /**
- * Secrets never reach the log (SECURITY.md "Cross-cutting lessons": redact Authorization and
- * tokens), even at `--log-level debug`, where every request is logged: not the configured token,
+ * Secrets never reach the log (Authorization and tokens are redacted), even at `--log-level debug`, where every request is logged: not the configured token,
  * not a wrong one an attacker tried, not a token smuggled into the query string.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Clients that reuse the same JSON-RPC id at the same moment must each get their own answer
- * (SECURITY.md "Streamable HTTP transport", CVE-2026-25536: a shared transport leaked responses
+ * (CVE-2026-25536: a shared transport leaked responses
  * across clients). The calls read different files, so a crossed answer names the wrong fruit.
  */
 import { randomBytes } from 'node:crypto';

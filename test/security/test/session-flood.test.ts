@@ -1,5 +1,5 @@
 /**
- * A client opening 2025-era sessions without end (sdk-v2 §9 item 18: the bare SDK kept 1,000 of
+ * A client opening 2025-era sessions without end (with SDK 2.4, the bare SDK kept 1,000 of
  * them alive). The runner caps the table and evicts the least recently used session, so the flood
  * costs the server a bounded amount, the newest sessions work, and good clients still get in.
  */

@@ -1,5 +1,5 @@
 /**
- * 2025-era session attacks (SECURITY.md §0.3, "Streamable HTTP transport" §5): a terminated id, a
+ * 2025-era session attacks: a terminated id, a
  * guessed neighbour id, an id replayed without (or with the wrong) bearer, and a batch smuggled
  * into a live session. A session id is never a credential, and a refused attempt never harms the
  * session it named.

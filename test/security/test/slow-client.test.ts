@@ -1,5 +1,5 @@
 /**
- * Slowloris (sdk-v2 §9 item 19): a client dripping one header byte every 500 ms must be cut off by
+ * Slowloris (seen with SDK 2.4): a client dripping one header byte every 500 ms must be cut off by
  * the server's header timeout (10 s in packages/core/src/runner/http-server.ts, swept every
  * second), not by Node's 60 s default, and the server must keep serving others meanwhile. The
  * servers are attacked side by side: each case mostly waits.

@@ -1,6 +1,5 @@
 /**
- * Fail closed on configuration (SECURITY.md "Streamable HTTP transport" §1, "Cross-cutting
- * lessons"): a bind beyond loopback without a bearer token, or with a token that is empty or
+ * Fail closed on configuration: a bind beyond loopback without a bearer token, or with a token that is empty or
  * blank, must refuse to start, exit non-zero and say why; it must never print a listening URL.
  */
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 
 /**
- * Closing the window between checking a path and using it (SECURITY.md, "TOCTOU, parent swap").
+ * Closing the window between checking a path and using it (the parent-swap race behind the official server's advisories).
  * A path is resolved and checked first; if a directory on it is then renamed away and replaced by
  * a symbolic link to somewhere else, a plain `open`, `rename`, `mkdir` or `rm` of the same string
  * would follow that link out of the allowed directories. Node has no `openat`, so on Linux the

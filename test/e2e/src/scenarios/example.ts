@@ -77,7 +77,7 @@ async function everyFeature(ctx: ScenarioContext): Promise<void> {
 
   // Progress: one report per note.
   // A pause per note puts the reports well before the result: the SDK can drop a progress
-  // notification that arrives right before its result (sdk-v2 §9, bug 1).
+  // notification that arrives right before its result (typescript-sdk #2580).
   const { result, reports } = await callWithProgress(ctx, 'search_notes', { query: 'apples', delayMs: 50 });
   expect((result.structuredContent as { hits: unknown[] }).hits).toHaveLength(2);
   expect(reports.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 /**
- * Bearer-token attacks (SECURITY.md "Streamable HTTP transport" §4): missing, wrong, and of
+ * Bearer-token attacks (the spec's Streamable HTTP security guidance: authenticate every connection): missing, wrong, and of
  * another length (the comparison must not leak it), another scheme, and two Authorization
- * headers that a proxy and this server could pick differently (sdk-v2 §9 item 13).
+ * headers that a proxy and this server could pick differently (seen with SDK 2.4).
  */
 import { sendRaw } from '../raw.js';
 import { type Endpoint, modernPost } from '../requests.js';

@@ -1,7 +1,7 @@
 /**
  * Attacks on the protocol shape and the body: missing Accept types, a foreign Content-Type, an
  * unknown protocol version, standard headers that disagree with the body, invalid JSON, batches
- * (sdk-v2 §9 item 16), nesting deep enough to overflow a recursive walk (item 15), and bodies past
+ * (seen with SDK 2.4), nesting deep enough to overflow a recursive walk (item 15), and bodies past
  * the 4 MiB cap with and without a declared length.
  */
 import { type RawResponse, requestText, sendRaw, sendStreaming } from '../raw.js';
@@ -10,7 +10,7 @@ import type { ServerUnderTest } from '../servers.js';
 import { type Attack, post } from './attack.js';
 
 const MiB = 1024 * 1024;
-/** The runner's body cap (sdk-v2 §5.2). */
+/** The runner's body cap (SDK 2.4). */
 export const BODY_CAP = 4 * MiB;
 /** Small pieces keep little in flight when the server refuses, so its answer is not lost. */
 const PIECE = 16 * 1024;

@@ -1,6 +1,6 @@
 /**
  * Attacks on the request head: DNS rebinding through Host, cross-site Origin, requests a proxy
- * and this server could read differently (sdk-v2 §9 items 13–14, request smuggling), oversized
+ * and this server could read differently (seen with SDK 2.4, request smuggling), oversized
  * heads, and the wrong path or method.
  */
 import { randomUUID } from 'node:crypto';
@@ -32,7 +32,7 @@ export const HEAD_ATTACKS: Attack[] = [
     send: post({ origin: 'http://localhost.evil.example' }),
   },
   { name: 'Origin with userinfo', status: 403, send: post({ origin: 'http://localhost@evil.example' }) },
-  // Ambiguous requests that a proxy and this server could read differently (sdk-v2 §9 items 13–14).
+  // Ambiguous requests that a proxy and this server could read differently (seen with SDK 2.4).
   {
     name: 'a second Host header after the good one',
     status: 400,

@@ -1,5 +1,5 @@
 /**
- * The attack table (SECURITY.md "Streamable HTTP transport", sdk-v2 §9 items 13–17), one file per
+ * The attack table (the spec's Streamable HTTP guidance, and gaps seen with SDK 2.4), one file per
  * part of the request attacked. Attacks that need several requests (sessions, concurrency, slow
  * clients, floods) live in their own test files.
  */

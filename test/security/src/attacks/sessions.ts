@@ -1,6 +1,6 @@
 /**
  * Session ids nobody was given: guessed or stale ids must answer 404 to every method
- * (SECURITY.md "Streamable HTTP transport" §5). Attacks that need a real session live in
+ * (session ids are never credentials). Attacks that need a real session live in
  * test/sessions.test.ts.
  */
 import { randomUUID } from 'node:crypto';
