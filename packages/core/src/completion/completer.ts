@@ -33,10 +33,12 @@ export interface CompleterOptions {
  *
  * @example
  * ```ts
- * argsSchema: z.object({
- *   branch: completable(z.string(), completer(async () => listBranches(repo))),
- *   file: completable(z.string(), completer((_v, ctx) => filesAt(ctx?.arguments?.branch ?? 'HEAD'))),
- * })
+ * import { completable } from '@modelcontextprotocol/server';
+ * const files: Record<string, string[]> = { main: ['README.md', 'src/index.ts'], dev: ['NOTES.md'] };
+ * const argsSchema = z.object({
+ *   branch: completable(z.string(), completer(() => Object.keys(files))),
+ *   file: completable(z.string(), completer((_v, ctx) => files[ctx?.arguments?.branch ?? 'main'] ?? [])),
+ * });
  * ```
  */
 export function completer(source: CompletionSource, options: CompleterOptions = {}): CompletionCallback {

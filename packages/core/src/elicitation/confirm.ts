@@ -24,8 +24,11 @@ export interface ConfirmOptions {
  *
  * @example
  * ```ts
- * if (!confirm(flow, { message: `Overwrite "${display}"?`, explicit: args.confirm })) {
- *   return { text: 'Nothing was changed: the user declined.' };
+ * function run(args: { path: string; confirm?: boolean }, call: Call): ToolOutput {
+ *   if (!confirm(call.flow, { message: `Overwrite "${args.path}"?`, explicit: args.confirm })) {
+ *     return { text: 'Nothing was changed: the user declined.' };
+ *   }
+ *   return { text: `Overwrote "${args.path}".` };
  * }
  * ```
  */

@@ -19,7 +19,11 @@ export class UserError extends Error {
  *
  * @example
  * ```ts
- * if (!(await store.exists(name))) throw new NotFound(`There is no note "${name}"; list_notes shows them.`);
+ * function noteText(notes: Map<string, string>, name: string): string {
+ *   const text = notes.get(name);
+ *   if (text === undefined) throw new NotFound(`There is no note "${name}"; list_notes shows them.`);
+ *   return text;
+ * }
  * ```
  */
 export class NotFound extends UserError {
@@ -41,7 +45,7 @@ export function isUserError(error: unknown): error is UserError {
  *
  * @example
  * ```ts
- * log.warn(`cannot watch ${uri}: ${errorMessage(error)}`);
+ * app.close().catch((error) => log.warn(`closing failed: ${errorMessage(error)}`));
  * ```
  */
 export function errorMessage(error: unknown): string {

@@ -20,8 +20,13 @@ export function base64Length(size: number): number {
  *
  * @example
  * ```ts
- * const data = limitBinary(await readFile(path), limit);
- * if (isTooLarge(data)) return { content: [{ type: 'text', text: `Image is ${data.size} bytes; too large.` }] };
+ * import { readFile } from 'node:fs/promises';
+ * async function photo(call: Call): Promise<ToolOutput> {
+ *   const data = limitBinary(await readFile(`${dir}/photo.png`), call.app.outputLimitBytes);
+ *   if ('tooLarge' in data) return { text: `The image is ${data.size} bytes; too large to send.` };
+ *   const image = { type: 'image', mimeType: 'image/png', data: data.toString('base64') } as const;
+ *   return { text: 'photo.png', content: [image] };
+ * }
  * ```
  */
 export function limitBinary<T extends Uint8Array>(data: T, limitBytes: number): T | BinaryTooLarge {

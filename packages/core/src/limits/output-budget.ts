@@ -8,11 +8,13 @@ import { utf8ByteLength } from './utf8.js';
  *
  * @example
  * ```ts
- * const budget = new OutputBudget(resolveOutputLimit());
- * for (const file of files) {
- *   const { text, truncated } = budget.take(await read(file), { continuation: `Read ${file} on its own.` });
- *   content.push({ type: 'text', text });
- *   if (truncated) break;
+ * import { readFile } from 'node:fs/promises';
+ * const budget = new OutputBudget(call.app.outputLimitBytes);
+ * const parts: string[] = [];
+ * for (const file of ['a.md', 'b.md']) {
+ *   const part = budget.take(await readFile(file, 'utf8'), { continuation: `Read ${file} on its own.` });
+ *   parts.push(part.text);
+ *   if (part.truncated) break;
  * }
  * ```
  */

@@ -44,8 +44,11 @@ export interface TruncatedLines {
  *
  * @example
  * ```ts
- * const r = truncateLines(lines, limit, {
- *   continuation: ({ nextLine }) => `Call again with start_line=${start + nextLine + 1}.`,
+ * import { readFile } from 'node:fs/promises';
+ * const startLine = 101; // the tool's argument, counted from 1
+ * const lines = (await readFile(`${dir}/app.log`, 'utf8')).split('\n').slice(startLine - 1);
+ * const r = truncateLines(lines, call.app.outputLimitBytes, {
+ *   continuation: ({ nextLine }) => `Call again with start_line=${startLine + nextLine}.`,
  * });
  * ```
  */

@@ -28,6 +28,7 @@ export interface TruncatedText {
  *
  * @example
  * ```ts
+ * const body = 'x'.repeat(5_242_880);
  * truncateText(body, 1_048_576, { continuation: 'Call again with offset=1048576 to read on.' }).text;
  * // '…\n[truncated: showed 1048000 of 5242880 bytes. Call again with offset=1048576 to read on.]'
  * ```

@@ -17,8 +17,8 @@ export interface McpLog {
  *
  * @example
  * ```ts
- * const log = mcpLog(ctx, app.log, 'search_files');
- * log.info(`scanned ${n} files`);
+ * const log = mcpLog(call.ctx, app.log, 'search_files');
+ * log.info('scanned 120 files');
  * ```
  */
 export function mcpLog(ctx: ServerContext, processLog: Logger, logger: string): McpLog {

@@ -118,10 +118,14 @@ export interface RunFlowOptions {
  *
  * @example
  * ```ts
- * return runFlow(ctx, { era, mcp, codec, op: 'tools/call:delete', args }, async (flow) => {
- *   const ok = await confirm(flow, { message: `Delete ${path}?`, explicit: args.confirm });
- *   ...
- * });
+ * import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+ * function deleteFile(mcp: McpServer, era: Era, ctx: ServerContext, args: { path: string }) {
+ *   const options = { era, mcp, codec: app.stateCodec, op: 'tools/call:delete_file', args };
+ *   // 'deleted' or 'kept' once the user has answered; until then an InputRequiredResult to send back
+ *   return runFlow(ctx, options, (flow) =>
+ *     confirm(flow, { message: `Delete ${args.path}?` }) ? 'deleted' : 'kept',
+ *   );
+ * }
  * ```
  */
 export async function runFlow<T>(

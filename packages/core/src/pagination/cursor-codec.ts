@@ -60,6 +60,7 @@ interface Envelope {
  *
  * @example
  * ```ts
+ * import { randomBytes } from 'node:crypto';
  * const codec = createCursorCodec({ key: randomBytes(32), ttlSeconds: 3600 });
  * const cursor = codec.encode('git_log', { after: 'a1b2c3' });
  * codec.decode('git_log', cursor); // { after: 'a1b2c3' }

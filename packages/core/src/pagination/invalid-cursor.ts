@@ -13,7 +13,10 @@ export const INVALID_CURSOR_MESSAGE =
  *
  * @example
  * ```ts
- * if (!ok) throw invalidCursorError();
+ * function offsetOf(position: JsonValue): number {
+ *   if (typeof position !== 'number' || position < 0) throw invalidCursorError();
+ *   return position;
+ * }
  * ```
  */
 export function invalidCursorError(): ProtocolError {

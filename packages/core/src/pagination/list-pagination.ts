@@ -77,7 +77,14 @@ const pagingItself = new WeakSet<object>();
  *
  * @example
  * ```ts
- * mcp.server.setRequestHandler('resources/list', pagesItself(async (req) => listFromWalk(req.params?.cursor)));
+ * import { McpServer } from '@modelcontextprotocol/server';
+ * const mcp = new McpServer({ name: 'files', version: '1.0.0' });
+ * const resources = [{ uri: 'file:///srv/a.md', name: 'a.md' }];
+ * const options = { codec: app.cursors, list: 'resources/list', pageSize: 100 };
+ * mcp.server.setRequestHandler('resources/list', pagesItself(async (req) => {
+ *   const { page, nextCursor } = paginateArray(resources, { ...options, cursor: req.params?.cursor });
+ *   return { resources: page, nextCursor };
+ * }));
  * ```
  */
 export function pagesItself<H extends (...args: never[]) => unknown>(handler: H): H {
@@ -98,9 +105,10 @@ export function pagesItself<H extends (...args: never[]) => unknown>(handler: H)
  *
  * @example
  * ```ts
+ * import { McpServer } from '@modelcontextprotocol/server';
  * const mcp = new McpServer({ name: 'git', version: '1.0.0' });
- * installListPagination(mcp, { codec, pageSize: 100 });
- * mcp.registerTool('git_status', { description: '…' }, handler);
+ * installListPagination(mcp, { codec: app.cursors, pageSize: 100 });
+ * mcp.registerTool('git_status', { description: 'Shows the working tree status.' }, () => ({ content: [] }));
  * ```
  */
 export function installListPagination(mcp: McpServer, options: ListPaginationOptions): void {

@@ -34,7 +34,10 @@ export interface Page<T> {
  *
  * @example
  * ```ts
- * const { page, nextCursor } = paginateArray(hits, { codec, list: 'search_files', cursor, pageSize: 100 });
+ * const hits = ['a.md', 'b.md', 'c.md'];
+ * const options = { codec: app.cursors, list: 'search_files', pageSize: 2 };
+ * const { page, nextCursor } = paginateArray(hits, { ...options, cursor: undefined }); // ['a.md', 'b.md']
+ * paginateArray(hits, { ...options, cursor: nextCursor }).page; // ['c.md']
  * ```
  */
 export function paginateArray<T>(items: readonly T[], options: PaginateArrayOptions<T>): Page<T> {

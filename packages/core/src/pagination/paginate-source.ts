@@ -38,10 +38,14 @@ export interface PaginateSourceOptions<P extends CursorPosition> {
  *
  * @example
  * ```ts
- * const commits: PageSource<Commit, { after: string }> = async function* (from, signal) {
- *   for await (const c of gitLog({ after: from?.after, signal })) yield { item: c, position: { after: c.sha } };
+ * import { readdir } from 'node:fs/promises';
+ * const names: PageSource<string, { after: string }> = async function* (from) {
+ *   for (const name of (await readdir(dir)).sort()) {
+ *     if (from === undefined || name > from.after) yield { item: name, position: { after: name } };
+ *   }
  * };
- * const { page, nextCursor } = await paginateSource(commits, { codec, list: 'git_log', cursor, pageSize: 50 });
+ * const options = { codec: app.cursors, list: 'ls', pageSize: 50 };
+ * const { page, nextCursor } = await paginateSource(names, { ...options, cursor: undefined });
  * ```
  */
 export async function paginateSource<T, P extends CursorPosition>(

@@ -20,8 +20,13 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  *
  * @example
  * ```ts
- * const tick = checkpoint(ctx.mcpReq.signal);
- * for (const entry of entries) { await tick(); ... }
+ * import { readdir, stat } from 'node:fs/promises';
+ * const tick = checkpoint(call.signal);
+ * let bytes = 0;
+ * for (const name of await readdir(dir)) {
+ *   await tick();
+ *   bytes += (await stat(`${dir}/${name}`)).size;
+ * }
  * ```
  */
 export function checkpoint(signal: AbortSignal | undefined, every = 256): () => Promise<void> {

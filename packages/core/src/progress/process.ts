@@ -27,7 +27,10 @@ export interface ProcessResult {
  *
  * @example
  * ```ts
- * const { stdout } = await runProcess('git', ['--no-pager', 'status', '--porcelain'], { cwd, signal });
+ * const { stdout } = await runProcess('git', ['--no-pager', 'status', '--porcelain'], {
+ *   cwd: dir,
+ *   signal: call.signal,
+ * });
  * ```
  */
 export function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}) {

@@ -26,8 +26,13 @@ export interface ProgressOptions {
  *
  * @example
  * ```ts
- * const p = progress(ctx);
- * for (const [i, file] of files.entries()) { p.report(i + 1, { total: files.length }); ... }
+ * import { readdir, stat } from 'node:fs/promises';
+ * const p = progress(call.ctx); // a definition's handler has this as call.progress
+ * const files = await readdir(dir);
+ * for (const [i, file] of files.entries()) {
+ *   await stat(`${dir}/${file}`);
+ *   p.report(i + 1, { total: files.length });
+ * }
  * p.flush();
  * ```
  */

@@ -24,13 +24,10 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  *
  * @example
  * ```ts
- * const state = new ClientRootsState(ceiling);
- * const ticket = state.beginRefresh();
- * client.listRoots().then(
- *   (r) => state.applyAnswer(ticket, r.roots.flatMap((x) => rootUriToPath(x.uri) ?? [])),
- *   (error) => state.failRefresh(ticket, error),
- * );
- * const roots = await state.effective(signal); // waits for the first answer
+ * const state = new ClientRootsState(await RootSet.create(['/srv/notes']));
+ * const ticket = state.beginRefresh(); // then ask the client for roots/list
+ * await state.applyAnswer(ticket, ['/srv/notes/work']); // its answer, as paths (failRefresh if it failed)
+ * const roots = await state.effective(call.signal); // /srv/notes/work; waits for the first answer
  * ```
  */
 export class ClientRootsState {

@@ -56,6 +56,7 @@ const PLATFORM = process.platform;
  *
  * @example
  * ```ts
+ * import { readFile } from 'node:fs/promises';
  * const roots = await RootSet.create(['~/src/app']);
  * const target = await roots.resolve('src/index.ts');         // relative to the first root
  * await readFile(target.real, 'utf8');

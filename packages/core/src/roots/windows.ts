@@ -2,7 +2,7 @@
  * Windows path forms that must be refused as strings, before anything touches the disk: device and
  * long-path prefixes, UNC shares, alternate data streams, names Windows silently rewrites (trailing
  * dot or space), reserved device names and 8.3 short names. Each of these can make a path that looks
- * inside an allowed directory open something else (see SECURITY.md, "Windows quirks").
+ * inside an allowed directory open something else.
  *
  * The rules run on every platform, but only for inputs that are in Windows form: on POSIX `a:b` or
  * `CON` are ordinary file names and must stay usable.

@@ -2,7 +2,7 @@
  * The bounded SSE event store of the 2025-era HTTP leg. With an `eventStore` the SDK's transport
  * sends a priming event (an id and empty data) first on every POST stream, stamps every event
  * with an id, and answers a GET carrying `Last-Event-ID` by replaying what the client missed
- * (SEP-1699). The SDK ships no store of its own (sdk-v2 §5.2), and an unbounded one would let any
+ * (SEP-1699). The SDK ships no store of its own (SDK 2.4), and an unbounded one would let any
  * client grow the process without limit, so this one keeps a ring per stream and evicts oldest
  * first under three caps: events per stream, bytes in total, and age.
  *

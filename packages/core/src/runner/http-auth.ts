@@ -1,5 +1,5 @@
 /**
- * Bearer-token authentication for the HTTP runner (SECURITY.md "Streamable HTTP transport" §4).
+ * Bearer-token authentication for the HTTP runner (the spec's Streamable HTTP security guidance: authenticate every connection).
  * Every request is verified, sessions are never credentials, and the comparison leaks neither the
  * token's bytes nor its length through timing: both sides are hashed to 32 bytes first.
  */

@@ -1,6 +1,6 @@
 /**
  * The capped POST body reader. The SDK's own 4 MiB cap is skipped once a parsed body is handed to
- * it (sdk-v2 §5.2 "Limits"), and the runner must parse the body itself to bound its nesting, so
+ * it (SDK 2.4: the 4 MiB cap is skipped for a parsed body), and the runner must parse the body itself to bound its nesting, so
  * the cap lives here: `Content-Length` is judged before a byte is read, and the running count
  * stops a chunked body that never declared its length.
  */

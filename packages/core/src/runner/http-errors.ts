@@ -1,6 +1,6 @@
 /**
  * How the HTTP runner refuses a request: one line of JSON-RPC error, never a stack trace or a host
- * path (SECURITY.md "Cross-cutting lessons": error leakage). Every guard returns an
+ * path (error leakage is a known MCP server flaw). Every guard returns an
  * {@link HttpRejection}; only this file writes it.
  */
 import type { ServerResponse } from 'node:http';

@@ -1,8 +1,8 @@
 /**
  * Request-head checks that run before any body is read or any SDK code sees the request. Each
- * returns a {@link HttpRejection} or `undefined`. They close the gaps sdk-v2.md §9 lists for the
+ * returns a {@link HttpRejection} or `undefined`. They close the gaps seen on the wire with SDK 2.4 for the
  * bare §5.2 recipe: duplicate headers (13), absolute-form targets (14), `Accept` (17), plus the
- * Host/Origin rules of SECURITY.md "Streamable HTTP transport" §2–3 and the protocol-version rule
+ * Host/Origin rules of the spec's Streamable HTTP security guidance and the protocol-version rule
  * of §6.
  */
 import type { IncomingMessage } from 'node:http';
@@ -27,7 +27,7 @@ const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 /**
  * Headers that must appear at most once. Node keeps only the first `Host` and `Authorization`
  * (and several others) in `req.headers`, so a good value followed by a bad one would be judged by
- * the good one while a proxy or the SDK may act on the other (sdk-v2 §9 item 13).
+ * the good one while a proxy or the SDK may act on the other (seen with SDK 2.4).
  */
 const SINGLETON_HEADERS = [
   'host',
@@ -49,7 +49,7 @@ export function isLoopbackBindHost(host: string): boolean {
 /**
  * Only origin-form targets (`/mcp?x`) are served. An absolute-form target
  * (`POST http://evil.example:1/mcp`) makes the SDK's request conversion build a broken URL and
- * answer 500 (sdk-v2 §9 item 14); `*` and authority-form have no business here either.
+ * answer 500 (seen with SDK 2.4); `*` and authority-form have no business here either.
  */
 export function checkRequestTarget(url: string | undefined): HttpRejection | undefined {
   if (url === undefined || !url.startsWith('/') || url.startsWith('//')) {
@@ -162,7 +162,7 @@ function acceptedTypes(header: string | undefined): Set<string> {
 
 /**
  * A POST must accept both answer shapes, because the server picks JSON or SSE per response. The
- * 2026 handler serves a POST that accepts only JSON (sdk-v2 §9 item 17); the spec says 406.
+ * 2026 handler serves a POST that accepts only JSON (seen with SDK 2.4); the spec says 406.
  */
 export function checkPostAccept(req: IncomingMessage): HttpRejection | undefined {
   const types = acceptedTypes(req.headers.accept);
@@ -181,8 +181,7 @@ export function checkPostContentType(req: IncomingMessage): HttpRejection | unde
 }
 
 /**
- * A present `MCP-Protocol-Version` must name a revision this server speaks (SECURITY.md
- * "Streamable HTTP transport" §6). Absent is allowed: 2025 clients omit it on `initialize`.
+ * A present `MCP-Protocol-Version` must name a revision this server speaks  * "Streamable HTTP transport" §6). Absent is allowed: 2025 clients omit it on `initialize`.
  */
 export function checkProtocolVersion(
   req: IncomingMessage,

@@ -1,6 +1,6 @@
 /**
  * Turns a POST body into one JSON-RPC message or a rejection. Two gaps of the bare SDK recipe are
- * closed here: 100,000 nested brackets overflow the stack inside the SDK (sdk-v2 §9 item 15), so
+ * closed here: 100,000 nested brackets overflow the stack inside the SDK (seen with SDK 2.4), so
  * depth is measured on the raw text with a loop before `JSON.parse` runs; and the 2025 transport
  * still executes JSON-RPC batches (item 16), so a top-level array is refused on every path.
  */

@@ -8,7 +8,8 @@ export type { HttpServerHandle, HttpServerOptions };
  *
  * @example
  * ```ts
- * const server = await startHttpServer({ factory, port: 0 });
+ * import { httpFactory } from './run.js';
+ * const server = await startHttpServer({ factory: httpFactory(app), port: 0 });
  * console.error(`listening on ${server.url}`);
  * ```
  */

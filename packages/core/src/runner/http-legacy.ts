@@ -1,7 +1,7 @@
 /**
  * The 2025-era leg: one sessionful `NodeStreamableHTTPServerTransport` and one server instance per
  * session. `createMcpHandler`'s own legacy fallback is stateless and cannot carry server→client
- * requests (sdk-v2 §0, §9 item 7), so 2025 clients are served here instead.
+ * requests (SDK 2.4), so 2025 clients are served here instead.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -57,7 +57,7 @@ export function createLegacyLeg(options: LegacyLegOptions): LegacyLeg {
     // never replay another session's stream.
     const eventStore = events.forSession();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      // 122 random bits from the CSPRNG (SECURITY.md §0.3: IDs must be non-deterministic).
+      // 122 random bits from the CSPRNG (the spec: session IDs must be non-deterministic).
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: maxBodyBytes,
       // With a store the SDK primes each POST stream with an id and our `retry`, ids every event,

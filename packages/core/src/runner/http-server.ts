@@ -1,5 +1,5 @@
 /**
- * Streamable HTTP for both protocol eras, hardened. The composition is sdk-v2 §5.2 (a strict
+ * Streamable HTTP for both protocol eras, hardened. The composition is the SDK's recipe (a strict
  * `createMcpHandler` for 2026-07-28, a sessionful transport per 2025 session, routed by
  * `isLegacyRequest`), with every gap of §9 items 13–19 closed in front of it. Order of checks:
  * target form → path → duplicate headers → Host → Origin → bearer → method → protocol version →
@@ -108,6 +108,8 @@ const MiB = 1024 * 1024;
  *
  * @example
  * ```ts
+ * import { httpFactory } from './run.js';
+ * const factory = httpFactory(app);
  * const http = await startHttpServer({ factory, port: 8808, token: process.env.MCPKIT_TOKEN });
  * log.info(`listening on ${http.url}`);
  * process.on('SIGTERM', () => void http.close());
@@ -120,7 +122,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const maxBodyBytes = options.maxBodyBytes ?? 4 * MiB;
   const maxJsonDepth = options.maxJsonDepth ?? 64;
   const auth = createAuthenticator(options);
-  // Fail closed on configuration (SECURITY.md "Streamable HTTP transport" §1).
+  // Fail closed on configuration: a non-loopback bind needs a token.
   if (!isLoopbackBindHost(host) && !auth.enabled) {
     throw new Error(
       `Refusing to listen on ${host} without a bearer token; set MCPKIT_TOKEN or bind to 127.0.0.1.`,
@@ -213,7 +215,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const server = createServer(
     {
-      // sdk-v2 §9 item 19: Node's defaults let a slow client hold a socket for minutes.
+      // With SDK 2.4, Node's defaults let a slow client hold a socket for minutes.
       headersTimeout: requestTimeout > 0 ? Math.min(headersTimeout, requestTimeout) : headersTimeout,
       // Counts until the request (head and body) is complete, so it cuts an endless body but not
       // a long-lived SSE response; the tests hold a stream open past it to prove that.

@@ -1,10 +1,10 @@
 /**
  * The legacy (2025-era) session table. The SDK neither caps nor reaps sessions, and a 2025 client's
- * `close()` sends no DELETE (sdk-v2 §5.2, §9 items 5 and 18), so this table does both: past
+ * `close()` sends no DELETE (SDK 2.4), so this table does both: past
  * `maxSessions` the least recently used session is closed to make room (new clients are never
  * locked out), and a session with no open exchange for `idleMs` is closed by a timer. Each session
  * remembers its principal; another principal presenting its id is told it does not exist
- * (SECURITY.md §0.3, CVE-2026-33946).
+ * (CVE-2026-33946).
  */
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { errorMessage } from '../errors/index.js';

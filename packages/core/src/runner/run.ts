@@ -34,8 +34,13 @@ export function httpFactory(app: App): McpServerFactory {
  *
  * @example
  * ```ts
- * await runServer({ bin: 'mcpkit-notes', packageJson: new URL('../package.json', import.meta.url),
- *   usage: '[options]', create: (cli, log) => createNotesApp({ log, readOnly: cli.common.readOnly }) });
+ * await runServer({
+ *   bin: 'mcpkit-notes',
+ *   packageJson: new URL('../package.json', import.meta.url),
+ *   usage: '[options]',
+ *   create: (cli, log) =>
+ *     createApp({ name: 'mcpkit-notes', version: '1.0.0' }, { log, readOnly: cli.common.readOnly }),
+ * });
  * ```
  */
 export async function runServer(bin: ServerBin, argv: string[] = process.argv.slice(2)): Promise<void> {

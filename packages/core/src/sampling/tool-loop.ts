@@ -82,7 +82,15 @@ async function runUse(use: ToolUseContent, tools: readonly LoopTool[], signal: A
  *
  * @example
  * ```ts
- * const out = await runToolLoop(flow, { messages, maxTokens: 800, tools: [readFileTool] });
+ * const notes = new Map([['alpha', 'Apples.'], ['beta', 'Bananas.']]);
+ * const readNote = loopTool({
+ *   name: 'read_note', description: 'Returns one note.', input: z.object({ name: z.string() }),
+ *   run: ({ name }) => notes.get(name) ?? `There is no note "${name}".`,
+ * });
+ * const out = await runToolLoop(call.flow, {
+ *   messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the notes alpha and beta.' } }],
+ *   maxTokens: 800, tools: [readNote],
+ * });
  * ```
  */
 export async function runToolLoop(flow: Flow, options: ToolLoopOptions): Promise<ToolLoopResult> {

@@ -17,6 +17,11 @@ import type { App, AppOptions, ServerDefinition } from './types.js';
  *
  * @example
  * ```ts
+ * const echo = defineTool({
+ *   name: 'echo', title: 'Echo', description: 'Returns its input.',
+ *   input: z.object({ text: z.string() }), annotations: { readOnlyHint: true },
+ *   run: ({ text }) => ({ text }),
+ * });
  * const app = createApp({ name: 'mcpkit-echo', version: '1.0.0', tools: [echo] });
  * serveAppStdio(app);
  * ```

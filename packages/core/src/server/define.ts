@@ -72,11 +72,11 @@ export function defineResource<C = undefined>(def: ResourceDefinition<C>): Resou
  *
  * @example
  * ```ts
- * export const note = defineResourceTemplate({
- *   name: 'note', uriTemplate: 'note:///{name}', title: 'Note', description: 'A note.',
- *   list: async (lookup) => (await names(lookup)).map((name) => ({ uri: `note:///${name}`, name })),
- *   complete: { name: (_typed, lookup) => names(lookup) },
- *   read: async (uri, { name }, call) => ({ contents: [{ uri: uri.href, text: await load(call, name) }] }),
+ * export const greeting = defineResourceTemplate({
+ *   name: 'greeting', uriTemplate: 'greeting:///{name}', title: 'Greeting', description: 'Greets someone.',
+ *   list: () => ['Ada', 'Grace'].map((name) => ({ uri: `greeting:///${name}`, name })),
+ *   complete: { name: () => ['Ada', 'Grace'] },
+ *   read: (uri, { name }) => ({ contents: [{ uri: uri.href, text: `Hello, ${name}!` }] }),
  * });
  * ```
  */

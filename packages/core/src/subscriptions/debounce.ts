@@ -5,9 +5,9 @@
  *
  * @example
  * ```ts
- * const updates = new KeyedDebouncer<string>({ waitMs: 100, fire: (uri) => notify(uri) });
+ * const updates = new KeyedDebouncer<string>({ waitMs: 100, fire: (uri) => log.info(`${uri} changed`) });
  * updates.schedule('file:///a.md');
- * updates.schedule('file:///a.md'); // one notify(), 100 ms after this call
+ * updates.schedule('file:///a.md'); // one log line, 100 ms after this call
  * ```
  */
 export class KeyedDebouncer<K> {

@@ -27,7 +27,8 @@ export interface FileWatchProviderOptions {
  *
  * @example
  * ```ts
- * hub.addWatchProvider(
+ * import { fileURLToPath } from 'node:url';
+ * app.hub.addWatchProvider(
  *   fileWatchProvider({ toPath: (uri) => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined) }),
  * );
  * ```
@@ -47,10 +48,13 @@ export function fileWatchProvider(options: FileWatchProviderOptions): WatchProvi
  *
  * @example
  * ```ts
- * watch: (uri, { context }) => {
- *   const path = notePath(context.dir, uri);
- *   return path === undefined ? undefined : watchFile(path);
- * },
+ * import { readFile } from 'node:fs/promises';
+ * const path = `${dir}/settings.json`;
+ * export const settings = defineResource({
+ *   name: 'settings', uri: 'config:///settings', title: 'Settings', description: 'The settings, as JSON.',
+ *   read: async (uri) => ({ contents: [{ uri: uri.href, text: await readFile(path, 'utf8') }] }),
+ *   watch: (_uri, { app }) => watchFile(path, app.log),
+ * });
  * ```
  */
 export function watchFile(path: string, log: Logger = silentLogger): WatchFactory {

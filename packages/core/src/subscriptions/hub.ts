@@ -54,12 +54,11 @@ const DEFAULT_MAX_WATCHES = 256;
  * @example
  * ```ts
  * const hub = new SubscriptionHub({ log });
- * hub.addWatchProvider(fileWatchProvider({ toPath: (uri) => uriToPathWithinRoots(uri) }));
- * const remove = hub.addTarget(
- *   { resourceUpdated: (uri) => mcp.server.sendResourceUpdated({ uri }), listChanged: () => mcp.sendResourceListChanged() },
- *   { owner: session },
- * );
+ * const session = {}; // stands for one client
+ * const target: NotificationTarget = { resourceUpdated: (uri) => log.info(uri), listChanged() {} };
+ * const remove = hub.addTarget(target, { owner: session });
  * await hub.acquire(session, 'file:///srv/notes/a.md'); // on resources/subscribe
+ * hub.resourceUpdated('file:///srv/notes/a.md'); // reaches the target once the debounce has passed
  * await hub.releaseOwner(session); // on close
  * remove();
  * ```

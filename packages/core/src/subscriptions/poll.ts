@@ -26,11 +26,12 @@ export interface PollProviderOptions {
  *
  * @example
  * ```ts
- * hub.addWatchProvider(
+ * app.hub.addWatchProvider(
  *   pollProvider({
- *     match: (uri) => uri.startsWith('git://'),
+ *     match: (uri) => uri.startsWith('git://'), // git://<ref>
  *     intervalMs: 2_000,
- *     version: async (uri, signal) => (await run('git', ['rev-parse', refOf(uri)], { signal })).trim(),
+ *     version: async (uri, signal) =>
+ *       (await runProcess('git', ['rev-parse', uri.slice(6)], { cwd: dir, signal })).stdout.trim(),
  *   }),
  * );
  * ```
@@ -48,8 +49,13 @@ export function pollProvider(options: PollProviderOptions): WatchProvider {
  *
  * @example
  * ```ts
- * watch: (uri, { context }) =>
- *   pollWatch({ intervalMs: 2_000, version: (_uri, signal) => context.repo.headSha(signal) }),
+ * const head = async (signal?: AbortSignal) =>
+ *   (await runProcess('git', ['rev-parse', 'HEAD'], { cwd: dir, signal })).stdout.trim();
+ * export const headCommit = defineResource({
+ *   name: 'head', uri: 'git:///HEAD', title: 'HEAD', description: 'The commit checked out.',
+ *   read: async (uri, call) => ({ contents: [{ uri: uri.href, text: await head(call.signal) }] }),
+ *   watch: () => pollWatch({ intervalMs: 2_000, version: (_uri, signal) => head(signal) }),
+ * });
  * ```
  */
 export function pollWatch(options: Omit<PollProviderOptions, 'match'>): WatchFactory {

@@ -11,6 +11,8 @@ export type ListKind = 'tools' | 'prompts' | 'resources';
  *
  * @example
  * ```ts
+ * import { McpServer } from '@modelcontextprotocol/server';
+ * const mcp = new McpServer({ name: 'notes', version: '1.0.0' });
  * const target: NotificationTarget = {
  *   resourceUpdated: (uri) => mcp.server.sendResourceUpdated({ uri }),
  *   listChanged: (kind) => (kind === 'resources' ? mcp.sendResourceListChanged() : undefined),

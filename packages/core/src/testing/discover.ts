@@ -47,7 +47,7 @@ function expand(root: string, pattern: string): string[] {
  *
  * @example
  * ```ts
- * for (const server of discoverServers(repoRoot)) console.log(server.name, server.bin);
+ * for (const server of discoverServers(process.cwd())) console.log(server.name, server.bin);
  * ```
  */
 export function discoverServers(root: string): DiscoveredServer[] {

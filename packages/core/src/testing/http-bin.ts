@@ -51,7 +51,8 @@ export function userNode(): string {
  * ```ts
  * const server = await startHttpBin('servers/filesystem/dist/bin.js', [dir]);
  * const session = await connect(undefined, { era: 'modern', transport: { http: server.url } });
- * expect(await server.stop()).toBe(0);
+ * await session.close();
+ * const code = await server.stop(); // 0 after a clean shutdown
  * ```
  */
 export function startHttpBin(

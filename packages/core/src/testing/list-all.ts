@@ -14,6 +14,7 @@ const KEY = {
  *
  * @example
  * ```ts
+ * const session = await connect(app, { era: 'modern' });
  * const { items, pages } = await listAll(session.client, 'tools/list');
  * ```
  */

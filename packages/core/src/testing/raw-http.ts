@@ -61,6 +61,11 @@ export function httpResponseComplete(data: Buffer): boolean {
  *
  * @example
  * ```ts
+ * import { createConnection } from 'node:net';
+ * const socket = createConnection(8808, '127.0.0.1');
+ * socket.end('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n');
+ * const chunks: Buffer[] = [];
+ * for await (const chunk of socket) chunks.push(chunk);
  * const { status, json } = parseHttpResponse(Buffer.concat(chunks));
  * ```
  */

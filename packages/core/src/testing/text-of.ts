@@ -3,7 +3,8 @@
  *
  * @example
  * ```ts
- * expect(textOf(await session.callTool('read_note', { name: 'alpha' }))).toContain('apples');
+ * const session = await connect(app, { era: 'modern' });
+ * textOf(await session.callTool('read_note', { name: 'alpha' })); // '# Alpha\nApples.\n'
  * ```
  */
 export function textOf(result: { content?: unknown }): string {

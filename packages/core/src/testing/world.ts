@@ -50,6 +50,8 @@ export interface TestWorld {
  *
  * @example
  * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import { join } from 'node:path';
  * export const world = defineTestWorld({
  *   tools: ['read_note'],
  *   async setup(dir) {
