@@ -17,8 +17,16 @@ export const world = defineTestWorld({
       args: [project],
       roots: [project],
       reads: [
-        { tool: 'read_text_file', args: { path: join(project, 'hello.txt') }, expect: 'hello from the filesystem' },
-        { tool: 'read_text_file', args: { path: join(project, 'docs', 'guide.md') }, expect: 'How to use it' },
+        {
+          tool: 'read_text_file',
+          args: { path: join(project, 'hello.txt') },
+          expect: 'hello from the filesystem',
+        },
+        {
+          tool: 'read_text_file',
+          args: { path: join(project, 'docs', 'guide.md') },
+          expect: 'How to use it',
+        },
       ],
     };
   },

@@ -1,17 +1,14 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '@mcpkit/core/errors';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { type FixtureSizes, type FsFixtures, filesystemFixtures } from './fixtures.js';
 import { median, peakRssOf, RssSampler, runParallel, runSequential, treeCpuMs } from './measure.js';
+import { type Plan, scenariosOf } from './plan.js';
 import { renderMarkdown, type Summary, summarize } from './report.js';
-import type { Op, OpResult, Scenario, SessionContext } from './scenario.js';
-import { filesystemScenarios } from './scenarios/filesystem.js';
+import type { Fixture, Op, OpResult, Scenario, ScenarioInfo, SessionContext, Suite } from './scenario.js';
 import {
   bareNodeStartMs,
-  binOf,
   DEFAULT_CLIENT_CAP_BYTES,
   openSession,
   type ServerTarget,
@@ -20,11 +17,9 @@ import {
 } from './session.js';
 
 export interface BenchOptions {
-  server: 'filesystem';
   rounds: number;
   seed: number;
-  sizes: FixtureSizes;
-  /** Fixtures are cached here and results written here. */
+  /** Fixtures are built (and cached) here and results written here. */
   outDir: string;
   /** Multiplies every scenario's call counts (at least one call stays); the smoke test shrinks them. */
   callScale?: number;
@@ -71,51 +66,6 @@ export interface BenchResult {
   summary: Summary;
   markdown: string;
   jsonPath: string;
-}
-
-const require = createRequire(import.meta.url);
-
-function versionOf(pkg: string): string {
-  const manifest = JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
-}
-
-/** Our server in both eras (the 2026 rows are extra: the official speaks 2025 only), the official, the floor. */
-export function filesystemTargets(): Target[] {
-  const ours = binOf('@mcpkit/server-filesystem', 'mcpkit-filesystem');
-  const official = binOf('@modelcontextprotocol/server-filesystem', 'mcp-server-filesystem');
-  return [
-    {
-      kind: 'server',
-      id: 'ours',
-      label: 'mcpkit 2025',
-      role: 'ours',
-      era: 'legacy',
-      impl: 'ours',
-      bin: ours,
-    },
-    {
-      kind: 'server',
-      id: 'ours-2026',
-      label: 'mcpkit 2026',
-      role: 'ours',
-      era: 'modern',
-      impl: 'ours',
-      bin: ours,
-    },
-    {
-      kind: 'server',
-      id: 'official',
-      label: `official ${versionOf('@modelcontextprotocol/server-filesystem')}`,
-      role: 'peer',
-      era: 'legacy',
-      impl: 'official',
-      bin: official,
-    },
-    { kind: 'floor', id: 'floor', label: 'floor (plain Node)', role: 'floor' },
-  ];
 }
 
 const jsonBytes = (answer: CallToolResult): number => Buffer.byteLength(JSON.stringify(answer), 'utf8');
@@ -180,7 +130,13 @@ async function measureOps<F>(
   record.notes = [...notes];
 }
 
-async function serverSession<F extends { dir: string }>(
+/** A server's arguments for a session: the scenario's own flags for its implementation, then the fixture's. */
+const argsOf = <F extends Fixture>(scenario: Scenario<F>, target: ServerTarget, fixture: F): string[] => [
+  ...(scenario.serverArgs?.[target.impl] ?? []),
+  ...fixture.args,
+];
+
+async function serverSession<F extends Fixture>(
   scenario: Scenario<F>,
   target: ServerTarget,
   ctx: SessionContext<F>,
@@ -194,7 +150,7 @@ async function serverSession<F extends { dir: string }>(
     const cpu: number[] = [];
     let peak = 0;
     for (let i = 0; i < scaled(scenario.calls, scale); i++) {
-      const session = await openSession(target, ctx.fixtures.dir);
+      const session = await openSession(target, argsOf(scenario, target, ctx.fixtures));
       starts.push(session.coldStartMs);
       // Read before closing: once the process is gone, so are its counters.
       cpu.push(treeCpuMs(session.pid));
@@ -214,7 +170,7 @@ async function serverSession<F extends { dir: string }>(
   let session: Session | undefined;
   let sampler: RssSampler | undefined;
   try {
-    session = await openSession(target, ctx.fixtures.dir, scenario.serverArgs?.[target.impl]);
+    session = await openSession(target, argsOf(scenario, target, ctx.fixtures));
     record.coldStartMs = session.coldStartMs;
     const pid = session.pid;
     sampler = new RssSampler(pid);
@@ -255,72 +211,102 @@ async function floorSession<F>(
   await measureOps(scenario, op, record, cpuNow, scale);
 }
 
-/** Whether a target takes part in a scenario at all (the official has no content search, the floor no tools/list). */
+/** Whether a target takes part in a scenario at all (a peer may lack a tool, the floor has no tools/list). */
 function takesPart<F>(scenario: Scenario<F>, target: Target): boolean {
   if (target.kind === 'floor') return scenario.kind === 'coldStart' || scenario.floor !== undefined;
   return scenario.server[target.impl] !== undefined;
 }
 
+interface Run {
+  server: string;
+  targets: readonly Target[];
+  options: BenchOptions;
+  wanted: (scenario: ScenarioInfo) => boolean;
+  log: (line: string) => void;
+  sessions: SessionRecord[];
+}
+
 /**
- * Runs every scenario for every target, `rounds` times. Within a round the targets run one after
- * another with the order rotated each round, so drift on a noisy machine (thermal, other load)
- * spreads over all of them instead of favouring whoever always goes first.
+ * Builds a suite's fixture, runs its scenarios for every target `rounds` times, then tears the
+ * fixture down; returns what the results file records about the fixture. Within a round the
+ * targets run one after another with the order rotated each round, so drift on a noisy machine
+ * (thermal, other load) spreads over all of them instead of favouring whoever always goes first.
  */
-export async function runBench(options: BenchOptions): Promise<BenchResult> {
-  const log = options.log ?? (() => undefined);
+async function runSuite<F extends Fixture>(suite: Suite<F>, run: Run): Promise<unknown> {
+  const { options, targets, log } = run;
   const scale = options.callScale ?? 1;
-  mkdirSync(options.outDir, { recursive: true });
-  const started = new Date();
-  log(`fixtures (seed ${options.seed})…`);
-  const fixtures: FsFixtures = filesystemFixtures(
-    join(options.outDir, 'fixtures'),
-    options.seed,
-    options.sizes,
-  );
-  const targets = filesystemTargets().filter((t) => !options.targets || options.targets.includes(t.id));
-  const scenarios = filesystemScenarios(options.sizes).filter(
-    (s) => !options.scenarios || options.scenarios.includes(s.id),
-  );
-  const sessions: SessionRecord[] = [];
-  for (let round = 0; round < options.rounds; round++) {
-    const shift = round % targets.length;
-    const order = [...targets.slice(shift), ...targets.slice(0, shift)];
-    for (const scenario of scenarios) {
-      for (const target of order) {
-        if (!takesPart(scenario, target)) continue;
-        const record: SessionRecord = {
-          server: options.server,
-          round,
-          scenario: scenario.id,
-          target: target.id,
-          role: target.role,
-          ok: true,
-          latenciesMs: [],
-          sequential: { calls: 0, elapsedMs: 0, latenciesMs: [] },
-          overClientCap: false,
-          notes: [],
-        };
-        const ctx = { fixtures, tag: `r${round}-${scenario.id}-${target.id}` };
-        try {
-          if (target.kind === 'floor') await floorSession(scenario, ctx, record, scale);
-          else await serverSession(scenario, target, ctx, record, scale);
-        } catch (error) {
-          record.ok = false;
-          record.error = errorMessage(error);
+  log(`${run.server}: ${suite.id} fixture (seed ${options.seed})…`);
+  const fixtures = await suite.setup({ outDir: options.outDir, seed: options.seed });
+  try {
+    const scenarios = suite.scenarios.filter(run.wanted);
+    for (let round = 0; round < options.rounds; round++) {
+      const shift = round % targets.length;
+      const order = [...targets.slice(shift), ...targets.slice(0, shift)];
+      for (const scenario of scenarios) {
+        for (const target of order) {
+          if (!takesPart(scenario, target)) continue;
+          const record: SessionRecord = {
+            server: run.server,
+            round,
+            scenario: scenario.id,
+            target: target.id,
+            role: target.role,
+            ok: true,
+            latenciesMs: [],
+            sequential: { calls: 0, elapsedMs: 0, latenciesMs: [] },
+            overClientCap: false,
+            notes: [],
+          };
+          const ctx = { fixtures, tag: `r${round}-${scenario.id}-${target.id}` };
+          try {
+            if (target.kind === 'floor') await floorSession(scenario, ctx, record, scale);
+            else await serverSession(scenario, target, ctx, record, scale);
+          } catch (error) {
+            record.ok = false;
+            record.error = errorMessage(error);
+          }
+          run.sessions.push(record);
+          const p50 = median(record.latenciesMs);
+          log(
+            `round ${round + 1}/${options.rounds} ${scenario.title} · ${target.label}: ${
+              record.ok ? `p50 ${p50.toFixed(1)} ms` : `FAILED ${record.error}`
+            }`,
+          );
         }
-        sessions.push(record);
-        const p50 = median(record.latenciesMs);
-        log(
-          `round ${round + 1}/${options.rounds} ${scenario.title} · ${target.label}: ${
-            record.ok ? `p50 ${p50.toFixed(1)} ms` : `FAILED ${record.error}`
-          }`,
-        );
       }
     }
+    return suite.describe ? suite.describe(fixtures) : { args: fixtures.args };
+  } finally {
+    await suite.teardown?.(fixtures);
   }
-  const summary = summarize(options.server, scenarios, targets, sessions);
+}
+
+/**
+ * Runs a plan: each suite's scenarios (those `options.scenarios` keeps) for each target (those
+ * `options.targets` keeps), then writes every session to a results file in `options.outDir`. A
+ * suite none of whose scenarios is kept is skipped, fixture and all.
+ */
+export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchResult> {
+  mkdirSync(options.outDir, { recursive: true });
+  const started = new Date();
+  const run: Run = {
+    server: plan.server,
+    targets: plan.targets.filter((t) => !options.targets || options.targets.includes(t.id)),
+    options,
+    wanted: (s) => !options.scenarios || options.scenarios.includes(s.id),
+    log: options.log ?? (() => undefined),
+    sessions: [],
+  };
+  const fixtures: Record<string, unknown> = {};
+  for (const suite of plan.suites) {
+    if (suite.scenarios.some(run.wanted)) fixtures[suite.id] = await suite.open((s) => runSuite(s, run));
+  }
+  const { sessions, targets } = run;
+  const scenarios = scenariosOf(plan).filter(run.wanted);
+  const summary = summarize(plan.server, scenarios, targets, sessions);
   const markdown = renderMarkdown(summary, { rounds: options.rounds, seed: options.seed });
-  const jsonPath = join(options.outDir, `results-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const jsonPath = join(options.outDir, `results-${plan.server}-${stamp}.json`);
   writeFileSync(
     jsonPath,
     `${JSON.stringify(
@@ -328,8 +314,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         startedAt: started.toISOString(),
         finishedAt: new Date().toISOString(),
         machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model },
+        server: plan.server,
         options: { ...options, log: undefined },
-        fixtures: { dir: fixtures.dir, sizes: fixtures.sizes, counts: fixtures.counts },
+        fixtures,
         targets,
         summary,
         sessions,

@@ -1,6 +1,6 @@
 import type { SessionRecord } from './bench.js';
 import { median, quantile } from './measure.js';
-import type { Goal, Scenario } from './scenario.js';
+import type { Goal, ScenarioInfo } from './scenario.js';
 import type { Target } from './session.js';
 
 export interface GoalResult {
@@ -94,9 +94,9 @@ function judge(goal: Goal, ours: readonly SessionRecord[], all: readonly Session
 }
 
 /** Folds the sessions into one row per scenario and target, ratios and goals included. */
-export function summarize<F>(
+export function summarize(
   server: string,
-  scenarios: readonly Scenario<F>[],
+  scenarios: readonly ScenarioInfo[],
   targets: readonly Target[],
   sessions: readonly SessionRecord[],
 ): Summary {

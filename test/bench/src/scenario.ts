@@ -11,6 +11,15 @@ export interface OpResult {
 /** One operation of a scenario; `index` counts from 0 within the session, warm-up included. */
 export type Op = (index: number) => Promise<OpResult>;
 
+/**
+ * What a suite's scenarios run on: sample data, a repository, a local service. Every server
+ * session of those scenarios gets `args` on its command line, after the scenario's own flags.
+ */
+export interface Fixture {
+  /** The bin's arguments for this fixture: directories, a repository, a database, a URL. */
+  args: readonly string[];
+}
+
 /** Where the session runs: fixtures and a name no other session of this run uses. */
 export interface SessionContext<F> {
   fixtures: F;
@@ -28,7 +37,9 @@ export type Goal =
   | { metric: 'p50' | 'peakRss'; versus: 'peer' | 'floor'; atMost: number; text: string }
   | { metric: 'survives'; text: string };
 
-export interface Scenario<F> {
+/** A scenario apart from the work it does: what the harness schedules and the report prints. */
+export interface ScenarioInfo {
+  /** Unique within a plan: rows, `--scenarios` and the results file key on it. */
   id: string;
   title: string;
   kind: 'calls' | 'coldStart';
@@ -41,15 +52,51 @@ export interface Scenario<F> {
   /** Which phase the latency columns come from (the K=4 memory scenario reports its parallel calls). */
   latencyFrom?: 'sequential' | 'parallel';
   goals: Goal[];
+}
+
+export interface Scenario<F> extends ScenarioInfo {
   /**
    * The operation per implementation (`ours`, `official`, …, matching a target's `impl`), or
    * undefined when that implementation has no such tool.
    */
   server: Record<string, ((session: Session, ctx: SessionContext<F>) => Promise<Op> | Op) | undefined>;
-  /** Extra command-line arguments for an implementation's server, before its directory. */
+  /** Extra command-line arguments for an implementation's server, before its fixture's. */
   serverArgs?: Record<string, readonly string[]>;
   /** The same work in plain Node; undefined when there is no MCP-free equivalent (tools/list). */
   floor?: (ctx: SessionContext<F>) => Promise<Op> | Op;
+}
+
+/** What a suite's fixture is built from: the run's output folder and seed. */
+export interface FixtureOptions {
+  /** The bench's output folder; fixtures are built (or cached) under it. */
+  outDir: string;
+  seed: number;
+}
+
+/** Scenarios that run on one fixture, built once per run before their first session. */
+export interface Suite<F extends Fixture> {
+  /** Names the fixture in the results file. */
+  id: string;
+  setup(options: FixtureOptions): Promise<F> | F;
+  /** After the last session: stops what `setup` started, removes what it should not keep. */
+  teardown?(fixture: F): Promise<void>;
+  /** What the results file records about the fixture (default: its arguments). */
+  describe?(fixture: F): unknown;
+  scenarios: Scenario<F>[];
+}
+
+/**
+ * A suite with its fixture type sealed in, so one plan holds suites of different fixtures: the
+ * harness hands it a function generic in that type, and only the suite knows which type it is.
+ */
+export interface SealedSuite {
+  id: string;
+  scenarios: readonly ScenarioInfo[];
+  open<R>(use: <F extends Fixture>(suite: Suite<F>) => R): R;
+}
+
+export function sealSuite<F extends Fixture>(suite: Suite<F>): SealedSuite {
+  return { id: suite.id, scenarios: suite.scenarios, open: (use) => use(suite) };
 }
 
 /** The text of a tool answer; a tool error becomes a thrown error so the session is marked failed. */

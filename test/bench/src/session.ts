@@ -18,7 +18,7 @@ export interface ServerTarget {
   era: Era;
   /** Which implementation's tool calls a scenario uses for this target (`ours`, `official`). */
   impl: string;
-  /** The bin to run with `node`, taking the allowed directories as arguments. */
+  /** The bin to run with `node`; its arguments come from the fixture a scenario runs on. */
   bin: string;
 }
 
@@ -43,6 +43,14 @@ const BENCH_CLIENT_CAP_BYTES = 512 * 1024 * 1024;
 const CALL_TIMEOUT_MS = 300_000;
 
 const require = createRequire(import.meta.url);
+
+/** The version of an installed package, for a peer's label. */
+export function versionOf(pkg: string): string {
+  const manifest = JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
 
 /** The file a package's `bin` entry points at, resolved from the installed package. */
 export function binOf(pkg: string, name?: string): string {
@@ -80,17 +88,13 @@ export interface Session {
 }
 
 /**
- * Spawns the server with `dir` as its only allowed directory (after `extraArgs`) and connects in
- * the target's era.
+ * Spawns the server with `args` (a scenario's own flags, then its fixture's: a directory, a
+ * repository, a URL) and connects in the target's era.
  */
-export async function openSession(
-  target: ServerTarget,
-  dir: string,
-  extraArgs: readonly string[] = [],
-): Promise<Session> {
+export async function openSession(target: ServerTarget, args: readonly string[]): Promise<Session> {
   const transport = new InPlaceStdioTransport({
     command: process.execPath,
-    args: [target.bin, ...extraArgs, dir],
+    args: [target.bin, ...args],
     env: getDefaultEnvironment(),
     stderr: 'pipe',
     maxBufferSize: BENCH_CLIENT_CAP_BYTES,
@@ -100,7 +104,7 @@ export async function openSession(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4096);
   });
-  // No roots capability: every server then uses the directory on its command line, as with a plain host.
+  // No roots capability: every server then uses what its command line names, as with a plain host.
   const client = new Client(
     { name: 'mcpkit-bench', version: '0.0.0' },
     target.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},

@@ -1,29 +1,43 @@
 /**
- * The end-to-end matrix for one server: its scenario over stdio and over Streamable HTTP, in the
- * 2025 and the 2026 era, each time against a freshly started bin and a fresh fixture, and each
+ * The end-to-end matrix for one scenario of one server: over stdio and over Streamable HTTP, in
+ * the 2025 and the 2026 era, each time against a freshly started bin and a fresh fixture, and each
  * time ending with a shutdown that must leave no process behind.
  */
-import { rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { scriptedModel, type TestSession, type TestTransport } from '@mcpkit/core/testing';
+import {
+  connect,
+  Elicitor,
+  expectTaskRound,
+  type HttpBin,
+  processesMentioning,
+  type Scenario,
+  scriptedModel,
+  type TestSession,
+  type TestTransport,
+} from '@mcpkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { type HttpServer, processesMentioning, startHttp } from './process.js';
+import { startHttp } from './process.js';
 import { USER_NODE } from './runtimes.js';
-import type { Era, Fixture, ServerSpec, TransportKind } from './scenario.js';
-import { Elicitor, openSession } from './session.js';
-import { expectTaskRound } from './steps.js';
 
 /** Every bin runs with this page size, so every list of three or more items takes several pages. */
 const COMMON_ARGS = ['--page-size', '2'];
 
-const CASES: [TransportKind, Era][] = [
+/** The variable that marks the processes one test started (children inherit it). */
+const MARK = 'MCPKIT_E2E_RUN';
+
+type Era = 'legacy' | 'modern';
+const CASES: ['stdio' | 'http', Era][] = [
   ['stdio', 'legacy'],
   ['stdio', 'modern'],
   ['http', 'legacy'],
   ['http', 'modern'],
 ];
 
-/** Waits until no process mentions `marker`, for up to `ms`; returns what is left. */
+/** Waits until no process carries `marker`, for up to `ms`; returns what is left. */
 async function leftovers(marker: string, ms: number): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -33,46 +47,60 @@ async function leftovers(marker: string, ms: number): Promise<number[]> {
   }
 }
 
-export function describeServer(spec: ServerSpec, timeoutMs = 60_000): void {
-  describe(`${spec.name} bin, end to end${spec.title ? `: ${spec.title}` : ''}`, () => {
+export interface MatrixRun {
+  /** The server folder's name. */
+  name: string;
+  /** What the run covers: "its test world", "every feature". */
+  title: string;
+  bin: string;
+  scenario: Scenario;
+}
+
+export function describeServer(run: MatrixRun, timeoutMs = 60_000): void {
+  const { scenario } = run;
+  describe(`${run.name} bin, end to end: ${run.title}`, () => {
     it.each(CASES)(
       '%s, %s era: one session, then a clean shutdown',
       async (transport, era) => {
-        const fixture: Fixture = await spec.fixture();
-        const model = scriptedModel(spec.model);
+        const dir = await realpath(await mkdtemp(join(tmpdir(), `mcpkit-e2e-${run.name}-`)));
+        const marker = `${MARK}=${randomUUID()}`;
+        const env = { [MARK]: marker.slice(MARK.length + 1) };
+        const fixture = await scenario.setup(dir);
+        const model = scriptedModel(scenario.model);
         const elicitor = new Elicitor();
         const args = [...COMMON_ARGS, ...fixture.args];
-        let http: HttpServer | undefined;
+        let http: HttpBin | undefined;
         let session: TestSession | undefined;
         try {
           let target: TestTransport;
           if (transport === 'http') {
-            http = await startHttp(spec.bin, args);
+            http = await startHttp(run.bin, args, env);
             target = { http: http.url };
           } else {
-            target = { stdio: { command: USER_NODE, args: [spec.bin, ...args] } };
+            target = { stdio: { command: USER_NODE, args: [run.bin, ...args], env } };
           }
-          session = await openSession({
+          session = await connect(undefined, {
             era,
             transport: target,
-            roots: fixture.roots ?? [fixture.dir],
+            roots: fixture.roots ?? [],
             sampling: model.respond,
-            elicitor,
+            elicitation: elicitor.answer,
           });
           expect(session.client.getProtocolEra()).toBe(era);
           const child = http?.child;
-          const serverPid = async () => child?.pid ?? (await processesMentioning(fixture.dir))[0];
-          await spec.scenario({
+          const serverPid = async () => child?.pid ?? (await processesMentioning(marker))[0];
+          await scenario.run({
             session,
             era,
             transport,
+            dir,
             fixture,
             model,
             elicitor,
             serverPid,
             ...(http ? { url: http.url } : {}),
           });
-          if (spec.task && http && era === 'modern') await expectTaskRound(http.url, spec.task(fixture));
+          if (scenario.task && http && era === 'modern') await expectTaskRound(http.url, scenario.task(dir));
 
           const closing = Date.now();
           await session.close();
@@ -85,12 +113,12 @@ export function describeServer(spec: ServerSpec, timeoutMs = 60_000): void {
             // the SDK's fallback SIGTERM (2 s after closing stdin) would have to step in.
             expect(Date.now() - closing).toBeLessThan(1900);
           }
-          expect(await leftovers(fixture.dir, 3000), 'server processes still running').toEqual([]);
+          expect(await leftovers(marker, 3000), 'server processes still running').toEqual([]);
         } finally {
           await session?.close().catch(() => {});
           if (http && http.child.exitCode === null) http.child.kill('SIGKILL');
           await fixture.close?.();
-          await rm(fixture.base, { recursive: true, force: true });
+          await rm(dir, { recursive: true, force: true });
         }
       },
       timeoutMs,

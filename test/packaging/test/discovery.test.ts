@@ -85,7 +85,6 @@ describe('this workspace', () => {
   });
 
   it('names no server in the layers that run every server', () => {
-    // The every-feature e2e scenarios are named after their server on purpose: they are extras.
     const layers = [
       'test/e2e/src',
       'test/e2e/test',

@@ -4,7 +4,26 @@ export { type HttpBin, type StartHttpBinOptions, startHttpBin, userNode } from '
 export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';
 export { type Notification, NotificationLog } from './notifications.js';
+export { cpuTimeMs, processesMentioning } from './processes.js';
 export { httpResponseComplete, parseHttpResponse, type RawHttpResponse } from './raw-http.js';
+export {
+  defineScenario,
+  Elicitor,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioFixture,
+  type TaskStep,
+} from './scenario.js';
+export {
+  type CancelOptions,
+  callWithProgress,
+  expectCancelled,
+  expectLogMessage,
+  expectResourceUpdated,
+  expectTaskRound,
+  expectToolError,
+  listPaged,
+} from './scenario-steps.js';
 export {
   httpTaskWire,
   type TaskWire,

@@ -1,31 +1,36 @@
-/** The example (notes) server in the end-to-end matrix. */
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+/**
+ * The notes server's every-feature scenario: one session that touches each tool, the resources, the
+ * prompt, completion, sampling with tools, elicitation, a subscription, progress, logging and
+ * cancellation. The repository's end-to-end layer runs it on the built bin over stdio and HTTP, in
+ * both eras.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiscoveredServer } from '@mcpkit/core/testing';
-import { expect } from 'vitest';
-import type { ScenarioContext, ServerSpec } from '../scenario.js';
 import {
   callWithProgress,
+  defineScenario,
   expectCancelled,
   expectLogMessage,
   expectResourceUpdated,
   expectToolError,
   listPaged,
+  type ScenarioContext,
   textOf,
-} from '../steps.js';
+} from '@mcpkit/core/testing';
+import { expect } from 'vitest';
 
 const TOOLS = ['delete_note', 'list_notes', 'read_note', 'search_notes', 'summarize_notes', 'write_note'];
 
 async function everyFeature(ctx: ScenarioContext): Promise<void> {
-  const { session, fixture, model, elicitor } = ctx;
+  const { session, model, elicitor } = ctx;
+  const dir = join(ctx.dir, 'notes');
   const { client } = session;
 
   // Tools: six of them, in three pages; one works, one fails cleanly without leaking a path.
   const tools = await listPaged(ctx, 'tools/list', 3);
   expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
   expect(textOf(await session.callTool('read_note', { name: 'alpha' }))).toContain('apples');
-  expectToolError(await session.callTool('read_note', { name: '../outside/secret' }), fixture.dir);
+  expectToolError(await session.callTool('read_note', { name: '../outside/secret' }), dir);
 
   // Resources and templates: paged list, template list, a read.
   const resources = await listPaged(ctx, 'resources/list', 2);
@@ -62,7 +67,7 @@ async function everyFeature(ctx: ScenarioContext): Promise<void> {
   expect(JSON.stringify(model.requests[1]?.messages)).toContain('tool_result');
 
   // Elicitation: replacing a note asks first; a decline keeps it, an accept replaces it.
-  const note = join(fixture.dir, 'e2e.md');
+  const note = join(dir, 'e2e.md');
   expect(textOf(await session.callTool('write_note', { name: 'e2e', text: 'one' }))).toContain('Saved');
   elicitor.next = 'decline';
   expect(textOf(await session.callTool('write_note', { name: 'e2e', text: 'two' }))).toContain('declined');
@@ -93,13 +98,8 @@ async function everyFeature(ctx: ScenarioContext): Promise<void> {
   expect(textOf(await session.callTool('delete_note', { name: 'e2e' }))).toContain('Deleted');
 }
 
-/** Every feature of the server in one session. */
-export const scenario = (server: DiscoveredServer): ServerSpec => ({
-  name: server.name,
-  title: 'every feature',
-  bin: server.bin,
-  async fixture() {
-    const base = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-e2e-example-')));
+export const scenario = defineScenario({
+  async setup(base) {
     const dir = join(base, 'notes');
     await mkdir(dir);
     await mkdir(join(base, 'outside'));
@@ -107,10 +107,10 @@ export const scenario = (server: DiscoveredServer): ServerSpec => ({
     await writeFile(join(dir, 'alpha.md'), '# Alpha\nThe first note mentions apples.\n');
     await writeFile(join(dir, 'beta.md'), '# Beta\nBananas, and more apples.\n');
     await writeFile(join(dir, 'gamma.md'), '# Gamma\nNothing fruity here.\n');
-    return { base, dir, args: [dir] };
+    return { args: [dir], roots: [dir] };
   },
   model: { toolCalls: [{ name: 'read_note', input: { name: 'alpha' } }], answer: () => 'read it' },
-  scenario: everyFeature,
+  run: everyFeature,
   task: () => ({
     tool: 'search_notes',
     args: { query: 'apples' },

@@ -2,9 +2,16 @@ import { type Dirent, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
-import { EDIT_FROM, EDIT_TO, type FixtureSizes, type FsFixtures } from '../fixtures.js';
-import { allPages, type Op, type OpResult, type Scenario, type SessionContext, single } from '../scenario.js';
-import type { Session } from '../session.js';
+import {
+  allPages,
+  type Op,
+  type OpResult,
+  type Scenario,
+  type SessionContext,
+  single,
+} from '../../scenario.js';
+import type { Session } from '../../session.js';
+import { EDIT_FROM, EDIT_TO, type FixtureSizes, type FsFixtures } from './fixtures.js';
 
 type Fs = Scenario<FsFixtures>;
 type Ctx = SessionContext<FsFixtures>;
@@ -91,13 +98,6 @@ const floorRead =
   async () =>
     built(readFileSync(file(fixtures), 'utf8'));
 
-const listOp =
-  (session: Session): Op =>
-  async () => {
-    await session.listTools();
-    return NONE;
-  };
-
 const writeOp = (session: Session, { fixtures, tag }: Ctx): Op => {
   const content = 'w'.repeat(fixtures.sizes.smallFileBytes - 1) + '\n';
   // A new file per call: replacing one would ask the user first on our server, which is another path.
@@ -132,31 +132,12 @@ const count = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}
 const size = (n: number): string =>
   n >= 1024 * 1024 ? `${+(n / 1024 / 1024).toFixed(1)} MiB` : `${+(n / 1024).toFixed(1)} KiB`;
 
-/** The filesystem scenarios of the server issue, in report order, titled with the sizes in use. */
+/**
+ * The filesystem scenarios of the server issue, in report order, titled with the sizes in use.
+ * Cold start and tools/list are the generic ones every server gets (on its test world).
+ */
 export function filesystemScenarios(sizes: FixtureSizes): Fs[] {
   return [
-    {
-      id: 'cold-start',
-      title: 'cold start',
-      kind: 'coldStart',
-      warmup: 0,
-      calls: 3,
-      goals: [{ metric: 'p50', versus: 'peer', atMost: 1, text: 'cold start no slower than official' }],
-      server: { ours: () => () => Promise.resolve(NONE), official: () => () => Promise.resolve(NONE) },
-    },
-    {
-      id: 'tools-list',
-      title: 'tools/list',
-      kind: 'calls',
-      warmup: 2,
-      calls: 30,
-      parallel: { inflight: 4, calls: 40 },
-      goals: [],
-      server: {
-        ours: listOp,
-        official: listOp,
-      },
-    },
     {
       id: 'read-1k',
       title: `read ${size(sizes.smallFileBytes)}`,

@@ -1,20 +1,23 @@
 /**
- * Steps every server's scenario is made of, each doing one feature the way its era requires and
- * asserting what a client would see.
+ * Steps every-feature scenarios are made of, each doing one feature the way its era requires and
+ * asserting what a client would see (with `node:assert`, so they run under any test runner).
  */
+import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { httpTaskWire, listAll, type Notification, textOf, untilTask } from '@mcpkit/core/testing';
 import { type CallToolResult, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
-import { expect } from 'vitest';
-import { cpuTimeMs } from './process.js';
-import type { ScenarioContext } from './scenario.js';
+import { listAll } from './list-all.js';
+import type { Notification } from './notifications.js';
+import { cpuTimeMs } from './processes.js';
+import type { ScenarioContext, TaskStep } from './scenario.js';
+import { httpTaskWire, untilTask } from './task-wire.js';
+import { textOf } from './text-of.js';
 
 type ListMethod = Parameters<typeof listAll>[1];
 
-/** Walks a list page by page; the bins run with `--page-size 2`, so a long list takes several. */
+/** Walks a list page by page and checks it took at least `minPages` (run the bin with a small page size). */
 export async function listPaged(ctx: ScenarioContext, method: ListMethod, minPages: number) {
   const { items, pages } = await listAll(ctx.session.client, method);
-  expect(pages, `${method} pages`).toBeGreaterThanOrEqual(minPages);
+  assert.ok(pages >= minPages, `${method} came in ${pages} pages, fewer than ${minPages}`);
   return items;
 }
 
@@ -27,7 +30,7 @@ function fresh(ctx: ScenarioContext, method: string, match: (n: Notification) =>
 /**
  * Subscribes to `uri` by the era's mechanism (2025 `resources/subscribe`, 2026
  * `subscriptions/listen`), changes it from outside the server, and waits for
- * `notifications/resources/updated`. The server starts its file watch after acknowledging the
+ * `notifications/resources/updated`. The server starts its watch after acknowledging the
  * subscription, so the change is repeated until the notification comes rather than timed.
  */
 export async function expectResourceUpdated(
@@ -85,7 +88,7 @@ export async function expectLogMessage(
     await ctx.session.callTool(name, args);
     // A request's logs travel ahead of its response; the pause only covers a late delivery.
     await sleep(200);
-    expect(logs(), 'a 2026 request without a log level gets no log').toBe(before);
+    assert.equal(logs(), before, 'a 2026 request without a log level gets no log');
   } else {
     await client.setLoggingLevel('info');
   }
@@ -120,7 +123,7 @@ async function cpuOver(pid: number, windowMs: number): Promise<number | undefine
 
 /**
  * Waits until the server is visibly working: at least 15% of a core over a 100 ms window. The
- * bar is low and the wait long because `npm test` runs several suites at once on two cores.
+ * bar is low and the wait long because a test run may share two cores with other suites.
  */
 async function untilBusy(pid: number): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -153,18 +156,20 @@ export async function expectCancelled(
   const cancelledAt = Date.now();
   controller.abort();
   const settled = await outcome;
-  expect('error' in settled, `${name} finished before it was cancelled`).toBe(true);
-  expect(Date.now() - cancelledAt).toBeLessThan(options.within);
+  assert.ok('error' in settled, `${name} finished before it was cancelled`);
+  const took = Date.now() - cancelledAt;
+  assert.ok(took < options.within, `${name} took ${took} ms to stop, more than ${options.within}`);
   if (pid !== undefined) {
     // Give the cancellation a moment to reach the work, then watch: a server that kept going
     // would spend about the whole window on the CPU.
     await sleep(300);
     const used = await cpuOver(pid, 600);
-    if (used !== undefined) expect(used, 'server CPU time in 600 ms after the cancel').toBeLessThan(200);
+    if (used !== undefined)
+      assert.ok(used < 200, `the server used ${used} ms of CPU in 600 ms after the cancel`);
   }
   const started = Date.now();
   await ctx.session.client.listTools();
-  expect(Date.now() - started).toBeLessThan(2000);
+  assert.ok(Date.now() - started < 2000, 'the server was slow to take new work after the cancel');
 }
 
 /**
@@ -172,11 +177,11 @@ export async function expectCancelled(
  * allowed directory the caller did not name; errors never list them).
  */
 export function expectToolError(result: CallToolResult, secret: string): void {
-  expect(result.isError).toBe(true);
+  assert.equal(result.isError, true, 'the call did not fail');
   const text = textOf(result);
-  expect(text.length).toBeGreaterThan(0);
-  expect(text).not.toContain(secret);
-  expect(text).not.toMatch(/\n\s+at /);
+  assert.ok(text.length > 0, 'the error has no text');
+  assert.ok(!text.includes(secret), `the error shows a path it must not: ${text}`);
+  assert.doesNotMatch(text, /\n\s+at /, 'the error carries a stack trace');
 }
 
 /**
@@ -187,26 +192,16 @@ export function expectToolError(result: CallToolResult, secret: string): void {
 export async function expectTaskRound(url: string, task: TaskStep): Promise<void> {
   const wire = httpTaskWire(url);
   const handle = await wire.request('tools/call', { name: task.tool, arguments: task.args });
-  expect(handle.resultType).toBe('task');
+  assert.equal(handle.resultType, 'task');
   const done = await untilTask(wire, handle.taskId, 'completed');
-  expect(done.status).toBe('completed');
-  expect(textOf(done.result)).toContain(task.expectText);
+  assert.equal(done.status, 'completed');
+  assert.ok(textOf(done.result).includes(task.expectText), `the task's result lacks "${task.expectText}"`);
   if (!task.cancelArgs) return;
 
   const slow = await wire.request('tools/call', { name: task.tool, arguments: task.cancelArgs });
   const ack = await wire.request('tasks/cancel', { taskId: slow.taskId });
-  expect(ack.resultType).toBe('complete');
+  assert.equal(ack.resultType, 'complete');
   const after = await untilTask(wire, slow.taskId, 'cancelled');
-  expect(after.status).toBe('cancelled');
-  expect(after.result).toBeUndefined();
+  assert.equal(after.status, 'cancelled');
+  assert.equal(after.result, undefined);
 }
-
-export interface TaskStep {
-  tool: string;
-  args: Record<string, unknown>;
-  expectText: string;
-  cancelArgs?: Record<string, unknown>;
-}
-
-/** The first text block of a tool result: the test kit's. */
-export { textOf };

@@ -1,20 +1,24 @@
-/** The filesystem server in the end-to-end matrix. */
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+/**
+ * The filesystem server's every-feature scenario: one session that touches reading, listing,
+ * resources, completion, prompts, sampling with tools, elicitation, a subscription, progress,
+ * logging and cancellation. The repository's end-to-end layer runs it on the built bin over stdio
+ * and HTTP, in both eras.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DiscoveredServer } from '@mcpkit/core/testing';
-import { expect } from 'vitest';
-import type { ScenarioContext, ServerSpec } from '../scenario.js';
 import {
   callWithProgress,
+  defineScenario,
   expectCancelled,
   expectLogMessage,
   expectResourceUpdated,
   expectToolError,
   listPaged,
+  type ScenarioContext,
   textOf,
-} from '../steps.js';
+} from '@mcpkit/core/testing';
+import { expect } from 'vitest';
 
 /** A few of the official server's tool names, which the server keeps. */
 const OFFICIAL_TOOLS = [
@@ -44,9 +48,9 @@ async function generateTree(root: string): Promise<void> {
 }
 
 async function everyFeature(ctx: ScenarioContext): Promise<void> {
-  const { session, fixture, model, elicitor } = ctx;
+  const { session, model, elicitor } = ctx;
   const { client } = session;
-  const dir = fixture.dir;
+  const dir = join(ctx.dir, 'allowed');
   const tree = join(dir, 'tree');
 
   // Tools: the official names are kept; the list comes in pages; one call works, one fails cleanly.
@@ -130,13 +134,8 @@ async function everyFeature(ctx: ScenarioContext): Promise<void> {
   expect(textOf(await session.callTool('delete_file', { path: file }))).toContain('Deleted');
 }
 
-/** Every feature of the server in one session. */
-export const scenario = (server: DiscoveredServer): ServerSpec => ({
-  name: server.name,
-  title: 'every feature',
-  bin: server.bin,
-  async fixture() {
-    const base = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-e2e-fs-')));
+export const scenario = defineScenario({
+  async setup(base) {
     const dir = join(base, 'allowed');
     await mkdir(join(dir, 'docs'), { recursive: true });
     await mkdir(join(base, 'outside'));
@@ -146,19 +145,19 @@ export const scenario = (server: DiscoveredServer): ServerSpec => ({
     await writeFile(join(dir, 'c.json'), '{"gamma": 3}\n');
     await writeFile(join(dir, 'docs', 'guide.md'), '# Guide\nHow to use it.\n');
     await generateTree(join(dir, 'tree'));
-    return { base, dir, args: [dir] };
+    return { args: [dir], roots: [dir] };
   },
   model: {
     // Relative paths resolve against the first allowed directory: the fixture's.
     toolCalls: [{ name: 'read_text_file', input: { path: 'docs/guide.md' } }],
     answer: () => 'looked',
   },
-  scenario: everyFeature,
-  task: (fixture) => ({
+  run: everyFeature,
+  task: (base) => ({
     tool: 'search_content',
-    args: { path: fixture.dir, query: 'How to use' },
+    args: { path: join(base, 'allowed'), query: 'How to use' },
     expectText: 'guide.md:2: How to use it.',
     // The catastrophic pattern of the cancellation step: it runs until its 30 s budget unless stopped.
-    cancelArgs: { path: join(fixture.dir, 'tree'), query: '(a|aa)+$', regex: true, timeoutMs: 30_000 },
+    cancelArgs: { path: join(base, 'allowed', 'tree'), query: '(a|aa)+$', regex: true, timeoutMs: 30_000 },
   }),
 });

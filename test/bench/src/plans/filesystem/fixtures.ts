@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Fixture } from '../../scenario.js';
 
 /** How big each filesystem fixture is. The full set matches the server issue; the smoke test shrinks it. */
 export interface FixtureSizes {
@@ -30,8 +31,13 @@ export const TINY_SIZES: FixtureSizes = {
   largeTreeFiles: 120,
 };
 
+/** The sizes `--sizes full|tiny` picks. */
+export const SIZES = { full: FULL_SIZES, tiny: TINY_SIZES } as const;
+
 /** The generated files, all under `dir`, which is the one directory every server is given. */
-export interface FsFixtures {
+export interface FsFixtures extends Fixture {
+  /** `[dir]`: the servers' only allowed directory. */
+  args: [string];
   dir: string;
   smallFile: string;
   bigFile: string;
@@ -211,5 +217,5 @@ export function filesystemFixtures(cacheDir: string, seed: number, sizes: Fixtur
   }
   rmSync(paths.scratch, { recursive: true, force: true });
   mkdirSync(paths.scratch);
-  return { ...paths, sizes, treePattern: PATTERN, needle: NEEDLE, counts };
+  return { ...paths, args: [dir], sizes, treePattern: PATTERN, needle: NEEDLE, counts };
 }
