@@ -36,7 +36,9 @@ for (const [i, server] of discoverServers(root).entries()) {
 
 if (values['dry-run']) {
   for (const { server, built, port } of plan) {
-    process.stdout.write(`${JSON.stringify({ name: server.name, bin: server.bin, port, args: built.args })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ name: server.name, bin: server.bin, port, args: built.args })}\n`,
+    );
     await built.close?.();
   }
   rmSync(data, { recursive: true, force: true });
@@ -54,7 +56,9 @@ for (const { server, built, port } of plan) {
     const url = /listening on (\S+)/.exec(text)?.[1];
     if (url) {
       const entry = { mcpServers: { [server.command]: { type: 'http', url } } };
-      process.stdout.write(`\n${server.name}: ${url}\nHost config entry:\n${JSON.stringify(entry, null, 2)}\n`);
+      process.stdout.write(
+        `\n${server.name}: ${url}\nHost config entry:\n${JSON.stringify(entry, null, 2)}\n`,
+      );
       process.stdout.write(`Stdio instead: node ${server.bin} ${built.args.join(' ')}\n`);
     }
   });
