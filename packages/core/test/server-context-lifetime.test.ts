@@ -14,20 +14,24 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function start(): Promise<{ child: ChildProcess; journal: string }> {
+async function start(
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; journal: string; stderr: () => string }> {
   dir = await mkdtemp(join(tmpdir(), 'mcpkit-context-'));
   const journal = join(dir, 'journal');
   const child = spawn(process.execPath, [BIN], {
-    env: { ...process.env, MCPKIT_TEST_JOURNAL: journal },
+    env: { ...process.env, MCPKIT_TEST_JOURNAL: journal, ...env },
     stdio: ['pipe', 'ignore', 'pipe'],
   });
+  let stderr = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
       if (d.toString().includes('ready')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
   });
-  return { child, journal };
+  return { child, journal, stderr: () => stderr };
 }
 
 const exited = (child: ChildProcess) =>
@@ -45,5 +49,15 @@ describe('the runner closes the server context exactly once', () => {
     end(child);
     expect(await exit).toBe(0);
     expect(await readFile(journal, 'utf8')).toBe('opened\nclosed\n');
+  });
+
+  it('logs a context that fails to close, and still exits 0 without a stack trace', async () => {
+    const { child, journal, stderr } = await start({ MCPKIT_TEST_FAIL_CLOSE: '1' });
+    const exit = exited(child);
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(await readFile(journal, 'utf8')).toBe('opened\nclosed\n');
+    expect(stderr()).toContain('closing failed: the handle would not close');
+    expect(stderr()).not.toMatch(/\n\s+at /);
   });
 });

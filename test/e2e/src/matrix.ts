@@ -37,11 +37,16 @@ const CASES: ['stdio' | 'http', Era][] = [
   ['http', 'modern'],
 ];
 
-/** Waits until no process carries `marker`, for up to `ms`; returns what is left. */
-async function leftovers(marker: string, ms: number): Promise<number[]> {
+/**
+ * Waits until no process carries one of `markers`, for up to `ms`; returns what is left. The run's
+ * variable marks the server and what it starts with the environment it inherits; the fixture's
+ * directory marks a child given an environment of its own but the fixture in its arguments.
+ */
+async function leftovers(markers: string[], ms: number): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const left = await processesMentioning(marker);
+    const found = await Promise.all(markers.map((m) => processesMentioning(m)));
+    const left = [...new Set(found.flat())];
     if (left.length === 0 || Date.now() > deadline) return left;
     await sleep(50);
   }
@@ -113,7 +118,7 @@ export function describeServer(run: MatrixRun, timeoutMs = 60_000): void {
             // the SDK's fallback SIGTERM (2 s after closing stdin) would have to step in.
             expect(Date.now() - closing).toBeLessThan(1900);
           }
-          expect(await leftovers(marker, 3000), 'server processes still running').toEqual([]);
+          expect(await leftovers([marker, dir], 3000), 'server processes still running').toEqual([]);
         } finally {
           await session?.close().catch(() => {});
           if (http && http.child.exitCode === null) http.child.kill('SIGKILL');

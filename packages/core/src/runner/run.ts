@@ -27,6 +27,15 @@ export function httpFactory(app: App): McpServerFactory {
   return (rc) => (rc.era === 'legacy' ? connection(rc) : request(rc));
 }
 
+/** Closes the app; a context that fails to close is logged, never a crash on the way out. */
+async function closeApp(app: App, log: Logger): Promise<void> {
+  try {
+    await app.close();
+  } catch (error) {
+    log.error(`closing failed: ${errorMessage(error)}`);
+  }
+}
+
 /**
  * Runs a bin: parses the command line, builds the app, serves stdio or HTTP, and shuts down
  * cleanly on SIGINT, SIGTERM or the end of stdin (in-flight calls cancelled, watchers closed,
@@ -75,7 +84,7 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
       // Never hang on exit: a stuck close must not keep the host waiting.
       setTimeout(() => process.exit(0), 3000).unref();
       await Promise.allSettled(closers.map((close) => close()));
-      await app.close();
+      await closeApp(app, log);
       process.exit(0);
     })();
     return closing;
@@ -130,7 +139,7 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
     );
   } catch (error) {
     process.stderr.write(`${bin.bin}: ${errorMessage(error)}\n`);
-    await app.close();
+    await closeApp(app, log);
     process.exitCode = 1;
   }
 }

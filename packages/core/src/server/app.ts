@@ -1,4 +1,4 @@
-import { createRequestStateCodec } from '@modelcontextprotocol/server';
+import { createRequestStateCodec, UriTemplate } from '@modelcontextprotocol/server';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../limits/output-limit.js';
 import { silentLogger } from '../logging/logger.js';
 import type { FlowState } from '../mrtr/flow.js';
@@ -6,9 +6,13 @@ import { createCursorCodec } from '../pagination/cursor-codec.js';
 import { SubscriptionHub } from '../subscriptions/hub.js';
 import { TaskStore } from '../tasks/store.js';
 import { appLookup } from './call.js';
+import { InFlight } from './in-flight.js';
 import { type Capabilities, createInstance } from './instance.js';
 import { resolveKeys } from './keys.js';
 import type { App, AppOptions, ServerDefinition } from './types.js';
+
+/** How long closing waits for aborted calls to wind down before the context is closed. */
+const CLOSE_GRACE_MS = 2_000;
 
 /**
  * Builds a server app: one definition, served in both protocol eras over any transport. The
@@ -47,6 +51,7 @@ export function createApp<C = undefined>(definition: ServerDefinition<C>, option
     bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
   });
   const tasks = new TaskStore(options.tasks);
+  const calls = new InFlight();
   let closing: Promise<void> | undefined;
 
   const app: App<C> = {
@@ -66,10 +71,16 @@ export function createApp<C = undefined>(definition: ServerDefinition<C>, option
     stateCodec,
     cursors: createCursorCodec({ key: keys.cursors }),
     keysEphemeral: keys.ephemeral,
-    factory: (kind) => (rc) => createInstance(app, caps, kind, rc),
+    factory: (kind) => (rc) => {
+      if (calls.closing) throw new Error(`${definition.name} is shutting down.`);
+      return createInstance(app, caps, kind, rc, calls);
+    },
     close: () => {
       closing ??= (async () => {
+        // Calls still running are aborted and given a moment to wind down: the context they
+        // use must outlive them.
         tasks.close();
+        await calls.drain(CLOSE_GRACE_MS);
         await hub.close();
         await definition.context?.close?.(app.context);
       })();
@@ -81,7 +92,11 @@ export function createApp<C = undefined>(definition: ServerDefinition<C>, option
   const lookup = appLookup(app);
   for (const resource of definition.resources ?? []) {
     const watch = resource.watch;
-    if (watch) hub.addWatchProvider((uri) => watch(uri, lookup));
+    if (!watch) continue;
+    // A resource watches its own URIs only: its URI, or what its template matches.
+    const template = 'uri' in resource ? undefined : new UriTemplate(resource.uriTemplate);
+    const owns = (uri: string) => ('uri' in resource ? uri === resource.uri : template?.match(uri) != null);
+    hub.addWatchProvider((uri) => (owns(uri) ? watch(uri, lookup) : undefined));
   }
   return app;
 }

@@ -23,7 +23,8 @@ export function callOf<C>(instance: Instance, flow: Flow, ctx: ServerContext, wh
     era: instance.era,
     flow,
     ctx,
-    signal: ctx.mcpReq.signal,
+    // The client's cancel, or the app closing: either stops the work.
+    signal: AbortSignal.any([ctx.mcpReq.signal, instance.calls.signal]),
     progress: progress(ctx, { base: flow.round }),
     log: mcpLog(ctx, app.log, what),
     roots: () => (instance.roots ? instance.roots.forCall(flow) : noDirectories(what)),

@@ -7,7 +7,7 @@ import { installLegacySubscriptions, registerTarget } from './notify.js';
 import { registerPrompt } from './register-prompt.js';
 import { registerResource } from './register-resource.js';
 import { registerTool } from './register-tool.js';
-import type { App, Instance } from './types.js';
+import type { App, InFlightLike, Instance } from './types.js';
 
 export interface Capabilities {
   subscribe: boolean;
@@ -21,6 +21,7 @@ export function createInstance(
   caps: Capabilities,
   kind: 'connection' | 'request',
   rc: McpRequestContext,
+  calls: InFlightLike,
 ): McpServer {
   const def = app.definition;
   const tools = def.tools ?? [];
@@ -60,7 +61,7 @@ export function createInstance(
   const roots = app.rootsCeiling
     ? new InstanceRoots(app.rootsCeiling, rc.era, mcp, app.log, () => app.hub.listChanged('resources'))
     : undefined;
-  const instance: Instance = { app, era: rc.era, mcp, authInfo: rc.authInfo, roots, tasks };
+  const instance: Instance = { app, era: rc.era, mcp, authInfo: rc.authInfo, roots, tasks, calls };
   if (resources.length > 0 && caps.subscribe && rc.era === 'legacy')
     installLegacySubscriptions(mcp, app.hub, owner);
   for (const tool of tools) registerTool(instance, tool);

@@ -15,27 +15,37 @@ import type { AnyPrompt, Instance } from './types.js';
 /**
  * The prompt's arguments with their completions attached. The SDK keeps a completion on the
  * schema object itself, and the candidates depend on this instance's roots, so each instance gets
- * copies of the completable fields; the others are shared.
+ * copies of the completable fields; the rest of the schema (other fields, refinements,
+ * strictness) is kept as written. The SDK looks for the completion inside an optional field, so
+ * that is where it goes.
  */
 function argsFor(def: AnyPrompt, instance: Instance): z.ZodObject | undefined {
   if (!def.args || !def.complete) return def.args;
   const complete = completions(def.complete, lookupOf(instance));
-  const shape: Record<string, z.ZodType> = { ...def.args.shape };
+  const fields: Record<string, z.ZodType> = {};
   for (const [name, callback] of Object.entries(complete)) {
-    const field = shape[name];
-    // The SDK types the callback by the field's value; prompt arguments are strings on the wire.
-    if (field) {
-      const copy = field.clone();
-      completable(copy, callback as Parameters<typeof completable>[1]);
-      shape[name] = copy;
-    }
+    const field = def.args.shape[name] as z.ZodType | undefined;
+    if (field) fields[name] = withCompletion(field, callback as Parameters<typeof completable>[1]);
   }
-  return z.object(shape);
+  return def.args.safeExtend(fields);
+}
+
+function withCompletion(field: z.ZodType, callback: Parameters<typeof completable>[1]): z.ZodType {
+  if (field instanceof z.ZodOptional) {
+    const inner = (field.unwrap() as z.ZodType).clone();
+    completable(inner, callback);
+    const optional = inner.optional();
+    return field.description === undefined ? optional : optional.describe(field.description);
+  }
+  const copy = field.clone();
+  completable(copy, callback);
+  return copy;
 }
 
 export function registerPrompt(instance: Instance, def: AnyPrompt): void {
   const { app } = instance;
-  const run = async (args: unknown, ctx: ServerContext): Promise<GetPromptResult | InputRequiredResult> => {
+  const run = (args: unknown, ctx: ServerContext) => instance.calls.track(get(args, ctx));
+  const get = async (args: unknown, ctx: ServerContext): Promise<GetPromptResult | InputRequiredResult> => {
     try {
       return await runFlow(
         ctx,

@@ -7,6 +7,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { completer } from '../completion/completer.js';
+import { errorMessage } from '../errors/index.js';
 import { runFlow } from '../mrtr/flow.js';
 import { callOf, lookupOf } from './call.js';
 import { toProtocolError } from './protocol-errors.js';
@@ -18,6 +19,16 @@ import type { AnyResource, Call, Complete, Instance, Lookup, ResourceTemplateDef
  * output budget, and maps failures to JSON-RPC errors: `NotFound` is the protocol's not-found.
  */
 async function read(
+  instance: Instance,
+  name: string,
+  uri: URL,
+  ctx: ServerContext,
+  body: (call: Call<unknown>) => Promise<ReadResourceResult> | ReadResourceResult,
+): Promise<ReadResourceResult | InputRequiredResult> {
+  return instance.calls.track(readIn(instance, name, uri, ctx, body));
+}
+
+async function readIn(
   instance: Instance,
   name: string,
   uri: URL,
@@ -44,7 +55,16 @@ export function completions(
 ): Record<string, ReturnType<typeof completer>> {
   const out: Record<string, ReturnType<typeof completer>> = {};
   for (const [name, source] of Object.entries(sources ?? {})) {
-    if (source) out[name] = completer((typed, context) => source(typed, lookup, context));
+    if (!source) continue;
+    out[name] = completer(async (typed, context) => {
+      try {
+        return await source(typed, lookup, context);
+      } catch (error) {
+        // A completion is a convenience: one that fails offers nothing, and says why only in the log.
+        lookup.app.log.debug(`completing ${name} failed: ${errorMessage(error)}`);
+        return [];
+      }
+    });
   }
   return out;
 }
@@ -52,7 +72,15 @@ export function completions(
 function template(def: ResourceTemplateDefinition<unknown>, lookup: Lookup<unknown>): ResourceTemplate {
   const list = def.list;
   return new ResourceTemplate(def.uriTemplate, {
-    list: list ? async () => ({ resources: await list(lookup) }) : undefined,
+    list: list
+      ? async () => {
+          try {
+            return { resources: await list(lookup) };
+          } catch (error) {
+            return toProtocolError(lookup.app.log, `Listing ${def.name} resources`, error);
+          }
+        }
+      : undefined,
     complete: completions(def.complete, lookup),
   });
 }

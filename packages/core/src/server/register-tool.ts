@@ -14,10 +14,8 @@ import type { AnyTool, Instance, ToolOutput } from './types.js';
 export function registerTool(instance: Instance, def: AnyTool): void {
   const { mcp, app } = instance;
   if (app.readOnly && !def.annotations.readOnlyHint) return;
-  const handler = async (
-    args: unknown,
-    ctx: ServerContext,
-  ): Promise<CallToolResult | InputRequiredResult> => {
+  const handler = (args: unknown, ctx: ServerContext) => instance.calls.track(run(args, ctx));
+  const run = async (args: unknown, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
     try {
       const result = await runFlow(
         ctx,

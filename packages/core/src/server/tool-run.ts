@@ -74,6 +74,12 @@ const strict = new WeakMap<z.ZodObject, z.ZodObject>();
  * says itself whether it takes unknown arguments (`additionalProperties`).
  */
 export function strictInput(input: ToolInput): StandardSchemaWithJSON<unknown, Record<string, unknown>> {
+  if (input instanceof z.ZodType && !(input instanceof z.ZodObject)) {
+    // A zod union, transform or pipe cannot be made strict, so a misspelt argument would pass.
+    throw new TypeError(
+      'A tool input written in zod must be z.object(...); use fromJsonSchema for anything else.',
+    );
+  }
   if (!(input instanceof z.ZodObject)) return input;
   let schema = strict.get(input);
   if (!schema) {

@@ -125,8 +125,8 @@ export interface ToolDefinition<
    * Questions settled in the request itself (`call.flow.ask`, multi-round) before a task is made;
    * `run` reads their answers under the same keys. Without a task it just runs before `run`.
    */
-  beforeTask?(args: ArgsOf<I>, call: Call<C>): void | Promise<void>;
-  run(args: ArgsOf<I>, call: Call<C>): Promise<ToolOutput<OutputOf<O>>> | ToolOutput<OutputOf<O>>;
+  beforeTask?: (args: ArgsOf<I>, call: Call<C>) => void | Promise<void>;
+  run: (args: ArgsOf<I>, call: Call<C>) => Promise<ToolOutput<OutputOf<O>>> | ToolOutput<OutputOf<O>>;
 }
 
 export interface PromptDefinition<A extends z.ZodObject = z.ZodObject, C = undefined> {
@@ -138,7 +138,7 @@ export interface PromptDefinition<A extends z.ZodObject = z.ZodObject, C = undef
   /** Completion sources for arguments, by name. */
   complete?: { [K in keyof z.infer<A>]?: Complete<C> };
   /** Builds the messages. A user's mistake is a `UserError`: the client gets its sentence. */
-  get(args: z.infer<A>, call: Call<C>): Promise<GetPromptResult> | GetPromptResult;
+  get: (args: z.infer<A>, call: Call<C>) => Promise<GetPromptResult> | GetPromptResult;
 }
 
 /** What resources and resource templates share. */
@@ -152,25 +152,25 @@ interface ResourceCommon<C> {
    * How to watch one URI of this resource for changes while a client is subscribed, or
    * `undefined` when this URI cannot be watched. Gets the app's directories, not one client's.
    */
-  watch?(uri: string, lookup: Lookup<C>): WatchFactory | undefined;
+  watch?: (uri: string, lookup: Lookup<C>) => WatchFactory | undefined;
 }
 
 /** One fixed resource at a fixed URI. */
 export interface ResourceDefinition<C = undefined> extends ResourceCommon<C> {
   uri: string;
   /** Reads it. A URI that names nothing throws `NotFound`; a user's mistake throws `UserError`. */
-  read(uri: URL, call: Call<C>): Promise<ReadResourceResult> | ReadResourceResult;
+  read: (uri: URL, call: Call<C>) => Promise<ReadResourceResult> | ReadResourceResult;
 }
 
 /** A family of resources under one URI template (RFC 6570), e.g. `note:///{name}`. */
 export interface ResourceTemplateDefinition<C = undefined> extends ResourceCommon<C> {
   uriTemplate: string;
   /** The resources `resources/list` shows; omit when there are too many to list. */
-  list?(lookup: Lookup<C>): Promise<Resource[]> | Resource[];
+  list?: (lookup: Lookup<C>) => Promise<Resource[]> | Resource[];
   /** Completion sources for the template's variables, by name. */
   complete?: Record<string, Complete<C>>;
   /** Reads one. A URI that names nothing throws `NotFound`; a user's mistake throws `UserError`. */
-  read(uri: URL, variables: Variables, call: Call<C>): Promise<ReadResourceResult> | ReadResourceResult;
+  read: (uri: URL, variables: Variables, call: Call<C>) => Promise<ReadResourceResult> | ReadResourceResult;
 }
 
 /** Any tool of a server whose context is `C`. */
@@ -184,13 +184,22 @@ export type AnyResource<C = AnyContext> = ResourceDefinition<C> | ResourceTempla
 
 /** The server's own state: made once per app, closed once when the app closes. */
 export interface ContextLifetime<C> {
-  create(app: App<C>): C;
+  /** Makes the context; `app` is everything but the context itself, which does not exist yet. */
+  create: (app: Omit<App<C>, 'context'>) => C;
   /** Releases what the context holds (a database, a worker, an agent). Called exactly once. */
-  close?(context: C): void | Promise<void>;
+  close?: (context: C) => void | Promise<void>;
 }
 
-/** What a server is: its name, its lists of tools, resources and prompts, and its context. */
-export interface ServerDefinition<C = undefined> {
+/**
+ * What a server is: its name, its lists of tools, resources and prompts, and its context. A server
+ * whose handlers read a context must say how to make it: `context` is required unless `C` allows
+ * `undefined`.
+ */
+export type ServerDefinition<C = undefined> = ServerMetadata<C> &
+  (undefined extends C ? { context?: ContextLifetime<C> } : { context: ContextLifetime<C> });
+
+/** Everything in a {@link ServerDefinition} but its context. */
+export interface ServerMetadata<C = undefined> {
   /** The name in `serverInfo`, usually the bin's name. */
   name: string;
   /** The version in `serverInfo`: read it from the package's own package.json. */
@@ -202,8 +211,6 @@ export interface ServerDefinition<C = undefined> {
   tools?: readonly AnyTool<C>[];
   resources?: readonly AnyResource<C>[];
   prompts?: readonly AnyPrompt<C>[];
-  /** The server's context, which every handler reads as `call.context`. */
-  context?: ContextLifetime<C>;
   /** Which parts of the protocol the server offers. Default: all of them. */
   capabilities?: {
     /** `resources/subscribe` and `subscriptions/listen` for resources. */
@@ -287,6 +294,14 @@ export interface Instance {
   readonly roots: InstanceRootsLike | undefined;
   /** Where tools with `task` set are offered as tasks; 2026-era instances only. */
   readonly tasks: TaskOffersLike | undefined;
+  /** The app's running calls: each handler's work is tracked, and aborted when the app closes. */
+  readonly calls: InFlightLike;
+}
+
+/** @internal See `in-flight.ts`. */
+export interface InFlightLike {
+  readonly signal: AbortSignal;
+  track<T>(work: Promise<T>): Promise<T>;
 }
 
 /** @internal What an instance's roots offer its calls. */

@@ -58,7 +58,7 @@ export async function callAsTask(
   }
   // The handle goes out first; the work starts on the next turn of the event loop.
   setImmediate(() => {
-    runTask(task, instance, def, args, ctx).catch((error: unknown) => {
+    instance.calls.track(runTask(task, instance, def, args, ctx)).catch((error: unknown) => {
       instance.app.log.error(`${def.name}: a task ended abnormally: ${String(error)}`);
     });
   });

@@ -31,8 +31,17 @@ interface Manifest {
   bin?: string | Record<string, string>;
 }
 
-/** Folders a `workspaces` entry names: a folder, or the `dir/*` glob (the form npm documents most). */
+/**
+ * Folders a `workspaces` entry names: a folder, or the `dir/*` glob (the form npm documents most).
+ * Any other glob is refused rather than skipped, so no server goes untested unnoticed.
+ */
 function expand(root: string, pattern: string): string[] {
+  const plain = pattern.replace(/\/\*$/, '');
+  if (/[*?[\]{}!]/.test(plain)) {
+    throw new Error(
+      `The workspaces pattern "${pattern}" is not a folder or "folder/*"; discovery reads only those.`,
+    );
+  }
   if (!pattern.endsWith('/*')) return [join(root, pattern)];
   const base = join(root, pattern.slice(0, -2));
   if (!existsSync(base)) return [];
@@ -64,27 +73,32 @@ export function serversWithoutWorld(root: string): string[] {
 }
 
 function candidates(root: string): DiscoveredServer[] {
-  const { workspaces = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    workspaces?: string[];
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    workspaces?: string[] | { packages?: string[] };
   };
+  // npm takes a list; the `{ packages: [...] }` form other tools write is read the same way.
+  const listed = rootManifest.workspaces;
+  const workspaces = Array.isArray(listed) ? listed : (listed?.packages ?? []);
   const found: DiscoveredServer[] = [];
   for (const dir of workspaces.flatMap((p) => expand(root, p))) {
     const file = join(dir, 'package.json');
     if (!existsSync(file)) continue;
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-    const bins = typeof manifest.bin === 'string' ? { [String(manifest.name)]: manifest.bin } : manifest.bin;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    // A bin given as a string is installed under the package's name without its scope, as npm does.
+    const bare = String(pkg.name).replace(/^@[^/]+\//, '');
+    const bins = typeof pkg.bin === 'string' ? { [bare]: pkg.bin } : pkg.bin;
     const [command, script] = Object.entries(bins ?? {})[0] ?? [];
-    if (!manifest.name || command === undefined || script === undefined) continue;
+    if (!pkg.name || command === undefined || script === undefined) continue;
     const path = relative(root, dir).split('\\').join('/');
     found.push({
       name: path.split('/').pop() ?? path,
-      packageName: manifest.name,
+      packageName: pkg.name,
       dir,
       path,
       bin: join(dir, script),
       command,
       world: join(dir, 'test', 'world.ts'),
-      private: manifest.private === true,
+      private: pkg.private === true,
     });
   }
   return found;
