@@ -128,6 +128,7 @@ export {
   type App,
   type AppKeys,
   type AppOptions,
+  type AppView,
   type Call,
   type Complete,
   type ContextDefiners,

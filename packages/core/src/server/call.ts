@@ -7,7 +7,7 @@ import { mcpLog } from '../logging/mcp-log.js';
 import type { Flow } from '../mrtr/flow.js';
 import { progress } from '../progress/reporter.js';
 import type { RootSet } from '../roots/root-set.js';
-import type { App, Call, Instance, Lookup } from './types.js';
+import type { App, AppView, Call, Instance, Lookup } from './types.js';
 
 function noDirectories(what: string): never {
   // A server bug, not a user's mistake: a handler asked for roots the app was never given.
@@ -43,7 +43,7 @@ export function lookupOf<C>(instance: Instance): Lookup<C> {
 }
 
 /** What the app itself sees, outside any instance: the directories it was given. */
-export function appLookup<C>(app: App<C>): Lookup<C> {
+export function appLookup<C>(app: AppView<C>): Lookup<C> {
   return {
     context: app.context,
     app,

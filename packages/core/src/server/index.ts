@@ -15,6 +15,7 @@ export type {
   AnyTool,
   App,
   AppOptions,
+  AppView,
   Call,
   Complete,
   ContextLifetime,

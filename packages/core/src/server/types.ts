@@ -44,7 +44,7 @@ export interface Call<C = undefined> {
   /** The server's own settings and handles, created once per app. */
   readonly context: C;
   /** What the whole app shares: change notifications (`app.hub`), cursors, page sizes, limits. */
-  readonly app: App<C>;
+  readonly app: AppView<C>;
   /** The client's protocol era: `legacy` (2025-11-25 and older) or `modern` (2026-07-28). */
   readonly era: Era;
   /** Aborted when the client cancels the call or goes away; pass it to every slow operation. */
@@ -67,7 +67,7 @@ export interface Call<C = undefined> {
  */
 export interface Lookup<C = undefined> {
   readonly context: C;
-  readonly app: App<C>;
+  readonly app: AppView<C>;
   /** The roots in force for this client, as last heard; never asks. */
   roots(): Promise<RootSet>;
 }
@@ -247,6 +247,32 @@ export interface AppOptions {
    * including `maxResultBytes`, the budget for finished results across the app.
    */
   tasks?: TaskStoreOptions;
+}
+
+/**
+ * The part of the app a handler may use: its settings, the cursor codec for paged results, and
+ * the hub's two announcements. Closing the app, minting request state or adding watch providers
+ * are the app's business, not a handler's.
+ */
+export interface AppView<C = unknown> {
+  readonly name: string;
+  readonly version: string;
+  readonly context: C;
+  readonly readOnly: boolean;
+  /** Items per page of the list methods. */
+  readonly pageSize: number;
+  /** Items per page of a paged tool result. */
+  readonly resultPageSize: number;
+  /** Bytes of text one tool result or resource read may carry. */
+  readonly outputLimitBytes: number;
+  /** The directories the app was given: the ceiling every client's roots narrow. */
+  readonly rootsCeiling: RootSet | undefined;
+  /** The process log (stderr). */
+  readonly log: Logger;
+  /** Signs and checks the cursors of paged tool results. */
+  readonly cursors: CursorCodec;
+  /** Announces a change a handler made: `resourceUpdated(uri)`, `listChanged('resources')`. */
+  readonly hub: Pick<SubscriptionHub, 'resourceUpdated' | 'listChanged'>;
 }
 
 /** What every instance shares: the definition, options, keys, codecs, the hub and the context. */
