@@ -1,20 +1,17 @@
-import { rm, symlink, writeFile } from 'node:fs/promises';
+/**
+ * The listing and search tools over one small tree, in both eras: what they show as text and as
+ * data, paging with cursors, links and secrets left out, and errors that name no host path.
+ */
+import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '@mcpkit/core/server';
 import { connect, type TestSession } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryTree } from '../src/tools/directory-tree.js';
-import { listDirectory } from '../src/tools/list-directory.js';
-import { listDirectoryWithSizes } from '../src/tools/list-directory-with-sizes.js';
-import { searchContent } from '../src/tools/search-content.js';
-import { searchFiles } from '../src/tools/search-files.js';
 import { fsApp, textOf, treeHash, world } from './harness.js';
-import { ensureContentWorker, fastScratch, makeTree, makeWideTree } from './walk-support.js';
+import { ensureContentWorker, makeTree } from './walk-support.js';
+import { walkTools } from './walk-tools-kit.js';
 
 type World = Awaited<ReturnType<typeof world>>;
-
-const walkTools = [listDirectory, listDirectoryWithSizes, directoryTree, searchFiles, searchContent];
-
 interface Structured<T> {
   structuredContent?: unknown;
   isError?: boolean;
@@ -341,58 +338,4 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
     });
     expect(data(rest)).toMatchObject({ timedOut: false });
   });
-});
-
-describe.each(['legacy', 'modern'] as const)('long walks, %s era', (era) => {
-  let root: string;
-  let app: App;
-  let s: TestSession;
-  beforeAll(async () => {
-    root = fastScratch('mcpkit-walk-tools-');
-    makeWideTree(root, 100, 20_000);
-    app = await fsApp([root], walkTools);
-    s = await connect(app, { era });
-  });
-  afterAll(async () => {
-    await s.close();
-    await app.close();
-    await rm(root, { recursive: true, force: true });
-  });
-
-  it('reports progress while searching', async () => {
-    const seen: number[] = [];
-    const r = await s.callTool(
-      'search_files',
-      { path: root, pattern: 'nothing-matches' },
-      { onprogress: (n) => seen.push(n.progress) },
-    );
-    expect(textOf(r)).toBe('No matches found');
-    expect(seen.length).toBeGreaterThan(0);
-    expect(seen).toEqual([...seen].sort((a, b) => a - b));
-  });
-
-  it.each(['search_files', 'directory_tree', 'search_content'])(
-    'cancelling %s rejects within a second and the server answers on',
-    async (tool) => {
-      const args: Record<string, unknown> =
-        tool === 'search_files'
-          ? { path: root, pattern: 'nothing-matches' }
-          : tool === 'directory_tree'
-            ? { path: root, maxEntries: 50_000 }
-            : { path: root, query: 'nothing-matches', timeoutMs: 30_000 };
-      const controller = new AbortController();
-      let abortedAt = 0;
-      // Cancelled at its first progress report: the work is under way, whatever the machine's speed.
-      const onprogress = () => {
-        if (abortedAt > 0) return;
-        abortedAt = Date.now();
-        controller.abort();
-      };
-      await expect(s.callTool(tool, args, { signal: controller.signal, onprogress })).rejects.toThrow();
-      expect(abortedAt).toBeGreaterThan(0);
-      expect(Date.now() - abortedAt).toBeLessThan(1000);
-      const next = await s.callTool('list_directory', { path: root });
-      expect(textOf(next)).toContain('[DIR] d0000');
-    },
-  );
 });
