@@ -3,11 +3,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The shape of core's source, checked so it stays readable: no module depends on itself through
-// others (type-only imports count: they tie the modules' meaning together just the same), and no
-// file grows past what a reader takes in at once.
+// The shape of core's source: no module depends on itself through others (type-only imports
+// count: they tie the modules' meaning together just the same). File length and naming are held
+// for the whole workspace by test/packaging's workspace test.
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
-const MAX_LINES = 350;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -49,17 +48,6 @@ describe("core's source", () => {
   it('has no import cycle', () => {
     const named = cyclesOf(graph).map((c) => c.map((f) => relative(SRC, f)).join(' -> '));
     expect(named).toEqual([]);
-  });
-
-  it(`has no file over ${MAX_LINES} lines`, () => {
-    const long = files
-      .map((f) => ({ file: relative(SRC, f), lines: readFileSync(f, 'utf8').split('\n').length - 1 }))
-      .filter((f) => f.lines > MAX_LINES);
-    expect(long).toEqual([]);
-  });
-
-  it('names every file in kebab-case', () => {
-    expect(files.map((f) => relative(SRC, f)).filter((f) => /[A-Z_]/.test(f))).toEqual([]);
   });
 });
 
