@@ -16,7 +16,7 @@ import {
 } from '../src/server/index.js';
 import { strictInput } from '../src/server/tool-run.js';
 import type { WatchFactory } from '../src/subscriptions/types.js';
-import { connect } from '../src/testing/index.js';
+import { connect, textOf } from '../src/testing/index.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -197,35 +197,21 @@ describe('closing the app while a call runs', () => {
   });
 });
 
+// The refusals below are checked by the package's typecheck (`@ts-expect-error` fails it when a
+// line compiles); the test shows what each refused server would have done at run time.
 describe('the types', () => {
-  it('tie handlers to the context they read', () => {
+  it('tie handlers to the context they read', async () => {
     const big = withContext<{ db: string; dir: string }>();
     const small = withContext<{ dir: string }>();
-    const needsDb = big.defineTool({
-      name: 'db',
-      title: 'Db',
-      description: 'Reads the database.',
-      input: z.object({}),
-      annotations: { readOnlyHint: true },
-      run: (_a, call) => ({ text: call.context.db }),
-    });
+    const about = { title: 'T', description: 'T.', input: z.object({}), annotations: { readOnlyHint: true } };
+    const needsDb = big.defineTool({ ...about, name: 'db', run: (_a, call) => ({ text: call.context.db }) });
     const needsDir = small.defineTool({
+      ...about,
       name: 'dir',
-      title: 'Dir',
-      description: 'Reads the directory.',
-      input: z.object({}),
-      annotations: { readOnlyHint: true },
       run: (_a, call) => ({ text: call.context.dir }),
     });
-    const about = {
-      name: 'n',
-      title: 'N',
-      description: 'N.',
-      input: z.object({}),
-      annotations: { readOnlyHint: true },
-    };
-    const makeApps = () => [
-      createApp<{ dir: string }>({
+    const apps = {
+      wider: createApp<{ dir: string }>({
         name: 'x',
         version: '0',
         // @ts-expect-error: the tool reads a database this server's context does not have.
@@ -233,17 +219,34 @@ describe('the types', () => {
         context: { create: () => ({ dir }) },
       }),
       // @ts-expect-error: the tool reads a context, so the server must say how to make one.
-      createApp({ name: 'x', version: '0', tools: [needsDir] }),
+      missing: createApp({ name: 'x', version: '0', tools: [needsDir] }),
       // A handler that needs less than the context holds is fine.
-      createApp({
+      narrower: createApp({
         name: 'x',
         version: '0',
         tools: [needsDir],
         context: { create: () => ({ dir, db: 'x' }) },
       }),
       // A server without a context takes handlers that read none.
-      createApp({ name: 'x', version: '0', tools: [defineTool({ ...about, run: () => ({ text: '' }) })] }),
-    ];
-    expect(typeof makeApps).toBe('function');
+      none: createApp({
+        name: 'x',
+        version: '0',
+        tools: [defineTool({ ...about, name: 'n', run: () => ({ text: 'n' }) })],
+      }),
+    };
+    const call = async (app: (typeof apps)[keyof typeof apps], tool: string) => {
+      const s = await connect(app, { era: 'modern' });
+      try {
+        return await s.callTool(tool, {});
+      } finally {
+        await s.close();
+        await app.close();
+      }
+    };
+    expect(textOf(await call(apps.narrower, 'dir'))).toBe(dir);
+    expect(textOf(await call(apps.none, 'n'))).toBe('n');
+    // What the types refuse fails at run time: a context without the field, or no context at all.
+    expect((await call(apps.wider, 'db')).isError).toBe(true);
+    expect((await call(apps.missing, 'dir')).isError).toBe(true);
   });
 });

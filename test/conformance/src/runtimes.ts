@@ -6,9 +6,10 @@
  * workspace: its `node` bin would land in `node_modules/.bin` and every npm script in the repo
  * would then run on Node 22 instead of the Node 20 the project supports.
  */
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userNode } from '@mcpkit/core/testing';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -35,20 +36,8 @@ export function binOf(name: string, bin?: string): string {
   return resolve(dir, entry);
 }
 
-/** The first `node` on PATH outside any `node_modules/.bin`: the one a user runs the bins with. */
-export const USER_NODE = (() => {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '' || /node_modules[\\/]\.bin/.test(dir)) continue;
-    const candidate = join(dir, process.platform === 'win32' ? 'node.exe' : 'node');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not in this directory.
-    }
-  }
-  return process.execPath;
-})();
+/** The Node the servers run on: the user's (see core's test kit), not the suite's Node 22. */
+export const USER_NODE = userNode();
 
 /** Node 22 for the suite and the Inspector, as the global setup provided it. */
 export function node22(): string {

@@ -4,11 +4,13 @@
  * fixture server, which serves the suite's `test_*` names and so must pass every scenario.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
+  builtBin,
   type ConformanceRevision,
   defineTestWorld,
   discoverServers,
+  loadWorld,
   type TestWorld,
 } from '@mcpkit/core/testing';
 
@@ -40,19 +42,19 @@ const fixturesWorld = defineTestWorld({
   },
 });
 
-function built(bin: string, path: string): string {
-  if (!existsSync(bin)) throw new Error(`${path} is not built (no ${bin}); run "npx turbo run build" first.`);
+function built(bin: string): string {
+  if (!existsSync(bin))
+    throw new Error(`test/conformance is not built (no ${bin}); run "npx turbo run build" first.`);
   return bin;
 }
 
 export const SERVERS: ServerUnderTest[] = [
   ...(await Promise.all(
     discoverServers(ROOT).map(async (server) => {
-      const { world } = (await import(pathToFileURL(server.world).href)) as { world: TestWorld };
-      return { name: server.name, bin: built(server.bin, server.path), world, real: true };
+      return { name: server.name, bin: builtBin(server), world: await loadWorld(server), real: true };
     }),
   )),
-  { name: 'fixtures', bin: built(FIXTURES_BIN, 'test/conformance'), world: fixturesWorld, real: false },
+  { name: 'fixtures', bin: built(FIXTURES_BIN), world: fixturesWorld, real: false },
 ];
 
 /** The two protocol revisions every server is scored against, each on its own wire. */

@@ -18,10 +18,10 @@ import {
   scriptedModel,
   type TestSession,
   type TestTransport,
+  userNode,
 } from '@mcpkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { startHttp } from './process.js';
-import { USER_NODE } from './runtimes.js';
 
 /** Every bin runs with this page size, so every list of three or more items takes several pages. */
 const COMMON_ARGS = ['--page-size', '2'];
@@ -82,7 +82,7 @@ export function describeServer(run: MatrixRun, timeoutMs = 60_000): void {
             http = await startHttp(run.bin, args, env);
             target = { http: http.url };
           } else {
-            target = { stdio: { command: USER_NODE, args: [run.bin, ...args], env } };
+            target = { stdio: { command: userNode(), args: [run.bin, ...args], env } };
           }
           session = await connect(undefined, {
             era,

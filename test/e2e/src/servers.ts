@@ -6,7 +6,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type DiscoveredServer, discoverServers, type Scenario, type TestWorld } from '@mcpkit/core/testing';
+import {
+  builtBin,
+  type DiscoveredServer,
+  discoverServers,
+  loadWorld,
+  type Scenario,
+  type TestWorld,
+} from '@mcpkit/core/testing';
 
 /** The repository root: this file is test/e2e/src/servers.ts. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -22,10 +29,8 @@ export interface E2eServer {
 export async function e2eServers(root = ROOT): Promise<E2eServer[]> {
   return Promise.all(
     discoverServers(root).map(async (server) => {
-      if (!existsSync(server.bin)) {
-        throw new Error(`${server.path} is not built (no ${server.bin}); run "npx turbo run build" first.`);
-      }
-      const { world } = (await import(pathToFileURL(server.world).href)) as { world: TestWorld };
+      builtBin(server);
+      const world = await loadWorld(server);
       const file = join(server.dir, 'test', 'e2e.ts');
       if (!existsSync(file)) return { server, world };
       const { scenario } = (await import(pathToFileURL(file).href)) as { scenario?: Scenario };

@@ -5,8 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { connect, discoverServers, type TestWorld, textOf } from '@mcpkit/core/testing';
+import { connect, discoverServers, loadWorld, textOf } from '@mcpkit/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { NPM_INSTALL } from '../src/install.js';
 import { run, runOk, userPath } from '../src/run.js';
@@ -39,7 +38,7 @@ describe.each(discoverServers(ROOT))('$path', (server) => {
     expect(help.stdout).not.toMatch(/conformance|fixture|testing/i);
 
     // And it serves its test world in both eras, on the fork's own build.
-    const { world } = (await import(pathToFileURL(server.world).href)) as { world: TestWorld };
+    const world = await loadWorld(server);
     const dir = join(scratch, 'worlds', server.path.replace('/', '-'));
     await mkdir(dir, { recursive: true });
     const built = await world.setup(dir);

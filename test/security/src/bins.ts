@@ -4,9 +4,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { startHttpBin } from '@mcpkit/core/testing';
+import { startHttpBin, userNode } from '@mcpkit/core/testing';
 import type { Endpoint } from './requests.js';
 import type { ServerUnderTest } from './servers.js';
 
@@ -21,24 +19,8 @@ export interface RunningBin extends Endpoint {
   stop(): Promise<number | null>;
 }
 
-/**
- * The `node` a user would run: the first on PATH outside any `node_modules/.bin`. npm scripts and
- * npx put the workspace's `.bin` first, and a dev dependency there may be another Node than the
- * one the project supports; the bins are judged on the user's.
- */
-export const NODE = (() => {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '' || /node_modules[\\/]\.bin/.test(dir)) continue;
-    const candidate = join(dir, process.platform === 'win32' ? 'node.exe' : 'node');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here; keep looking.
-    }
-  }
-  return process.execPath;
-})();
+/** The `node` a user would run (see core's test kit): the bins are judged on the user's Node. */
+export const NODE = userNode();
 
 /** The test runner's environment without any token it may carry, plus `extra`. */
 export function binEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -6,8 +6,8 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { discoverServers, type TestWorld } from '@mcpkit/core/testing';
+import { fileURLToPath } from 'node:url';
+import { builtBin, discoverServers, loadWorld, type TestWorld } from '@mcpkit/core/testing';
 
 /** The repository root: this file is test/security/src/servers.ts. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -40,7 +40,7 @@ function underTest(name: string, bin: string, world: TestWorld): ServerUnderTest
   return {
     name,
     bin,
-    tool: world.tools[0] ?? '',
+    tool: world.tools[0] as string,
     async fixture() {
       const dir = await realpath(await mkdtemp(join(tmpdir(), `mcpkit-security-${name}-`)));
       const built = await world.setup(dir);
@@ -63,7 +63,6 @@ function underTest(name: string, bin: string, world: TestWorld): ServerUnderTest
 
 export const SERVERS: ServerUnderTest[] = await Promise.all(
   discoverServers(ROOT).map(async (server) => {
-    const { world } = (await import(pathToFileURL(server.world).href)) as { world: TestWorld };
-    return underTest(server.name, server.bin, world);
+    return underTest(server.name, builtBin(server), await loadWorld(server));
   }),
 );

@@ -2,9 +2,9 @@
  * @internal Builds the one call object every handler gets, and the lookup listings and
  * completions get.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { mcpLog } from '../logging/mcp-log.js';
-import type { Flow } from '../mrtr/flow.js';
+import { type Flow, runFlow } from '../mrtr/flow.js';
 import { progress } from '../progress/reporter.js';
 import type { RootSet } from '../roots/root-set.js';
 import type { App, AppView, Call, Instance, Lookup } from './types.js';
@@ -49,4 +49,21 @@ export function appLookup<C>(app: AppView<C>): Lookup<C> {
     app,
     roots: async () => app.rootsCeiling ?? noDirectories('a watch'),
   };
+}
+
+/**
+ * Runs one handler for a request: inside a multi-round flow (so it may ask the client for roots,
+ * sampling or confirmation in either era), with its call object, counted among the app's calls in
+ * flight. `op` names the operation the flow state is bound to; `what` names the handler in logs.
+ */
+export function runCall<T>(
+  instance: Instance,
+  ctx: ServerContext,
+  op: string,
+  args: unknown,
+  what: string,
+  body: (call: Call<unknown>) => Promise<T> | T,
+): Promise<T | InputRequiredResult> {
+  const options = { era: instance.era, mcp: instance.mcp, codec: instance.app.stateCodec, op, args };
+  return instance.calls.track(runFlow(ctx, options, (flow) => body(callOf(instance, flow, ctx, what))));
 }

@@ -6,10 +6,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { runFlow } from '../mrtr/flow.js';
-import { callOf, lookupOf } from './call.js';
+import { lookupOf, runCall } from './call.js';
+import { completions } from './completions.js';
 import { toProtocolError } from './protocol-errors.js';
-import { completions } from './register-resource.js';
 import type { AnyPrompt, Instance } from './types.js';
 
 /**
@@ -44,13 +43,10 @@ function withCompletion(field: z.ZodType, callback: Parameters<typeof completabl
 
 export function registerPrompt(instance: Instance, def: AnyPrompt): void {
   const { app } = instance;
-  const run = (args: unknown, ctx: ServerContext) => instance.calls.track(get(args, ctx));
-  const get = async (args: unknown, ctx: ServerContext): Promise<GetPromptResult | InputRequiredResult> => {
+  const run = async (args: unknown, ctx: ServerContext): Promise<GetPromptResult | InputRequiredResult> => {
     try {
-      return await runFlow(
-        ctx,
-        { era: instance.era, mcp: instance.mcp, codec: app.stateCodec, op: `prompts/get:${def.name}`, args },
-        (flow) => def.get(args, callOf(instance, flow, ctx, def.name)),
+      return await runCall(instance, ctx, `prompts/get:${def.name}`, args, def.name, (call) =>
+        def.get(args, call),
       );
     } catch (error) {
       return toProtocolError(app.log, `Prompt ${def.name}`, error);

@@ -6,13 +6,11 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { completer } from '../completion/completer.js';
-import { errorMessage } from '../errors/index.js';
-import { runFlow } from '../mrtr/flow.js';
-import { callOf, lookupOf } from './call.js';
+import { lookupOf, runCall } from './call.js';
+import { completions } from './completions.js';
 import { toProtocolError } from './protocol-errors.js';
 import { boundRead } from './read-budget.js';
-import type { AnyResource, Call, Complete, Instance, Lookup, ResourceTemplateDefinition } from './types.js';
+import type { AnyResource, Call, Instance, Lookup, ResourceTemplateDefinition } from './types.js';
 
 /**
  * Runs a read inside a multi-round flow (so it can ask for roots in the 2026 era), holds it to the
@@ -25,48 +23,13 @@ async function read(
   ctx: ServerContext,
   body: (call: Call<unknown>) => Promise<ReadResourceResult> | ReadResourceResult,
 ): Promise<ReadResourceResult | InputRequiredResult> {
-  return instance.calls.track(readIn(instance, name, uri, ctx, body));
-}
-
-async function readIn(
-  instance: Instance,
-  name: string,
-  uri: URL,
-  ctx: ServerContext,
-  body: (call: Call<unknown>) => Promise<ReadResourceResult> | ReadResourceResult,
-): Promise<ReadResourceResult | InputRequiredResult> {
   const { app } = instance;
   try {
-    const result = await runFlow(
-      ctx,
-      { era: instance.era, mcp: instance.mcp, codec: app.stateCodec, op: 'resources/read', args: uri.href },
-      (flow) => body(callOf(instance, flow, ctx, name)),
-    );
+    const result = await runCall(instance, ctx, 'resources/read', uri.href, name, body);
     return isInputRequiredResult(result) ? result : boundRead(result, app.outputLimitBytes);
   } catch (error) {
     return toProtocolError(app.log, `Reading ${uri.protocol} resource`, error, uri.href);
   }
-}
-
-/** A definition's completion sources as the SDK takes them: ranked, capped, bound to the instance. */
-export function completions(
-  sources: Record<string, Complete<unknown> | undefined> | undefined,
-  lookup: Lookup<unknown>,
-): Record<string, ReturnType<typeof completer>> {
-  const out: Record<string, ReturnType<typeof completer>> = {};
-  for (const [name, source] of Object.entries(sources ?? {})) {
-    if (!source) continue;
-    out[name] = completer(async (typed, context) => {
-      try {
-        return await source(typed, lookup, context);
-      } catch (error) {
-        // A completion is a convenience: one that fails offers nothing, and says why only in the log.
-        lookup.app.log.debug(`completing ${name} failed: ${errorMessage(error)}`);
-        return [];
-      }
-    });
-  }
-  return out;
 }
 
 function template(def: ResourceTemplateDefinition<unknown>, lookup: Lookup<unknown>): ResourceTemplate {

@@ -1,7 +1,7 @@
 /** @internal Puts a tool definition on one instance. */
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
-import { runFlow } from '../mrtr/flow.js';
+import { runCall } from './call.js';
 import { withCachedJsonSchema } from './json-schema-cache.js';
 import { errorResult, runRound, strictInput, toCallToolResult } from './tool-run.js';
 import type { AnyTool, Instance, ToolOutput } from './types.js';
@@ -14,13 +14,13 @@ import type { AnyTool, Instance, ToolOutput } from './types.js';
 export function registerTool(instance: Instance, def: AnyTool): void {
   const { mcp, app } = instance;
   if (app.readOnly && !def.annotations.readOnlyHint) return;
-  const handler = (args: unknown, ctx: ServerContext) => instance.calls.track(run(args, ctx));
-  const run = async (args: unknown, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+  const handler = async (
+    args: unknown,
+    ctx: ServerContext,
+  ): Promise<CallToolResult | InputRequiredResult> => {
     try {
-      const result = await runFlow(
-        ctx,
-        { era: instance.era, mcp, codec: app.stateCodec, op: `tools/call:${def.name}`, args },
-        (flow) => runRound(instance, def, args, ctx, flow),
+      const result = await runCall(instance, ctx, `tools/call:${def.name}`, args, def.name, (call) =>
+        runRound(def, args, call),
       );
       if (isInputRequiredResult(result)) return result;
       return toCallToolResult(app.outputLimitBytes, result as ToolOutput, def.output !== undefined);

@@ -6,18 +6,15 @@ import {
   type CallToolResult,
   ProtocolError,
   ProtocolErrorCode,
-  type ServerContext,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { isUserError } from '../errors/index.js';
 import { truncateText } from '../limits/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Flow } from '../mrtr/flow.js';
 import { CancelledError } from '../progress/cancel.js';
-import { callOf } from './call.js';
 import { withCachedJsonSchema } from './json-schema-cache.js';
-import type { AnyTool, Instance, ToolInput, ToolOutput } from './types.js';
+import type { AnyTool, Call, ToolInput, ToolOutput } from './types.js';
 
 /** The result for a failure: one sentence for a `UserError`, a fixed one for anything else. */
 export function errorResult(log: Logger, tool: string, error: unknown): CallToolResult {
@@ -40,29 +37,11 @@ export function errorResult(log: Logger, tool: string, error: unknown): CallTool
 }
 
 /** One round of a call, as core's flow runs it: the questions to settle first, then the work. */
-export async function runRound(
-  instance: Instance,
-  def: AnyTool,
-  args: unknown,
-  ctx: ServerContext,
-  flow: Flow,
-): Promise<ToolOutput> {
-  const call = callOf(instance, flow, ctx, def.name);
+export async function runRound(def: AnyTool, args: unknown, call: Call<unknown>): Promise<ToolOutput> {
   await def.beforeTask?.(args, call);
   const out = await def.run(args, call);
   call.progress.flush();
   return out;
-}
-
-/** `beforeTask` alone, for the tasks extension, which settles its questions before making a task. */
-export async function runBeforeTask(
-  instance: Instance,
-  def: AnyTool,
-  args: unknown,
-  ctx: ServerContext,
-  flow: Flow,
-): Promise<void> {
-  await def.beforeTask?.(args, callOf(instance, flow, ctx, def.name));
 }
 
 const strict = new WeakMap<z.ZodObject, z.ZodObject>();

@@ -275,21 +275,11 @@ export interface AppView<C = unknown> {
   readonly hub: Pick<SubscriptionHub, 'resourceUpdated' | 'listChanged'>;
 }
 
-/** What every instance shares: the definition, options, keys, codecs, the hub and the context. */
-export interface App<C = unknown> {
+/** What every instance shares: the view handlers get, plus the definition, the whole hub, tasks and codecs. */
+export interface App<C = unknown> extends AppView<C> {
   // biome-ignore lint/suspicious/noExplicitAny: the definition is read for its metadata and lists only
   readonly definition: ServerDefinition<any>;
-  readonly name: string;
-  readonly version: string;
-  /** The server's context (see {@link ServerDefinition.context}). */
-  readonly context: C;
-  readonly readOnly: boolean;
-  readonly pageSize: number;
-  readonly resultPageSize: number;
-  readonly outputLimitBytes: number;
-  readonly rootsCeiling: RootSet | undefined;
-  readonly log: Logger;
-  /** Change notifications: `hub.resourceUpdated(uri)`, `hub.listChanged('resources')`. */
+  /** Change notifications, watches and targets: `hub.resourceUpdated(uri)`, `hub.listChanged('resources')`. */
   readonly hub: SubscriptionHub;
   /**
    * The tasks of this process. A task lives where it was created, not in a per-request instance;
@@ -297,7 +287,6 @@ export interface App<C = unknown> {
    */
   readonly tasks: TaskStore;
   readonly stateCodec: RequestStateCodec<FlowState>;
-  readonly cursors: CursorCodec;
   /** True when no `MCPKIT_STATE_KEY` was given: state and cursors only work against this process. */
   readonly keysEphemeral: boolean;
   /**

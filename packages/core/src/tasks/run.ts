@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { clientCapabilities } from '../mrtr/capabilities.js';
 import { type FlowState, runFlow } from '../mrtr/flow.js';
-import { errorResult, runBeforeTask, runRound, toCallToolResult } from '../server/tool-run.js';
+import { callOf } from '../server/call.js';
+import { errorResult, runRound, toCallToolResult } from '../server/tool-run.js';
 import type { AnyTool, Instance, ToolOutput } from '../server/types.js';
 import { taskContext } from './context.js';
 import { taskFailure } from './failure.js';
@@ -46,7 +47,7 @@ export async function callAsTask(
         ctx,
         { era: instance.era, mcp: instance.mcp, codec: instance.app.stateCodec, op: opOf(def), args },
         async (flow): Promise<typeof READY> => {
-          await runBeforeTask(instance, def, args, ctx, flow);
+          await before(args, callOf(instance, flow, ctx, def.name));
           return READY;
         },
       );
@@ -103,7 +104,7 @@ async function runTask(
       const out = await runFlow(
         ctx,
         { era: instance.era, mcp: instance.mcp, codec: keep, op: opOf(def), args },
-        (flow) => runRound(instance, def, args, ctx, flow),
+        (flow) => runRound(def, args, callOf(instance, flow, ctx, def.name)),
       );
       if (!isInputRequiredResult(out)) {
         task.complete(await finish(instance, def, out));

@@ -5,6 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { TestWorld } from './world.js';
 
 /** A server folder the test layers run. */
 export interface DiscoveredServer {
@@ -102,4 +104,23 @@ function candidates(root: string): DiscoveredServer[] {
     });
   }
   return found;
+}
+
+/** The server's built bin; throws one sentence saying what to run when it is not built yet. */
+export function builtBin(server: DiscoveredServer): string {
+  if (!existsSync(server.bin)) {
+    throw new Error(`${server.path} is not built (no ${server.bin}); run "npx turbo run build" first.`);
+  }
+  return server.bin;
+}
+
+/**
+ * The server's test world. `test/world.ts` is TypeScript, so this works where TypeScript is loaded
+ * on import (vitest); a plain Node script loads it through vite's `runnerImport` instead.
+ */
+export async function loadWorld(server: DiscoveredServer): Promise<TestWorld> {
+  const { world } = (await import(pathToFileURL(server.world).href)) as { world?: TestWorld };
+  if (!world || world.tools.length === 0)
+    throw new Error(`${server.world} exports no world with tools to check.`);
+  return world;
 }

@@ -1,5 +1,11 @@
 export { type ConnectOptions, connect, type TestSession, type TestTransport } from './connect.js';
-export { type DiscoveredServer, discoverServers, serversWithoutWorld } from './discover.js';
+export {
+  builtBin,
+  type DiscoveredServer,
+  discoverServers,
+  loadWorld,
+  serversWithoutWorld,
+} from './discover.js';
 export { type HttpBin, type StartHttpBinOptions, startHttpBin, userNode } from './http-bin.js';
 export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';

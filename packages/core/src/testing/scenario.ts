@@ -38,13 +38,13 @@ export class Elicitor {
 }
 
 /** What a scenario's steps get. */
-export interface ScenarioContext {
+export interface ScenarioContext<F extends ScenarioFixture = ScenarioFixture> {
   session: TestSession;
   era: 'legacy' | 'modern';
   transport: 'stdio' | 'http';
   /** The directory the fixture was built in (removed afterwards). */
   dir: string;
-  fixture: ScenarioFixture;
+  fixture: F;
   model: ReturnType<typeof scriptedModel>;
   elicitor: Elicitor;
   /** The server's process id, for steps that watch its CPU time; undefined where it cannot be told. */
@@ -53,13 +53,13 @@ export interface ScenarioContext {
   url?: string;
 }
 
-export interface Scenario {
+export interface Scenario<F extends ScenarioFixture = ScenarioFixture> {
   /** Builds the fixture in `dir`, an empty directory the caller removes afterwards. */
-  setup(dir: string): Promise<ScenarioFixture> | ScenarioFixture;
+  setup(dir: string): Promise<F> | F;
   /** The scripted model's behaviour: which tools it calls during sampling. */
   model: ScriptedModelOptions;
   /** The session itself; throws (or fails an assertion) on anything a client would not accept. */
-  run(ctx: ScenarioContext): Promise<void>;
+  run(ctx: ScenarioContext<F>): Promise<void>;
   /**
    * A tool that runs as a task for a 2026 client declaring the tasks extension, driven over HTTP by
    * a raw client (the SDK client has no tasks).
@@ -79,6 +79,6 @@ export interface Scenario {
  * });
  * ```
  */
-export function defineScenario(scenario: Scenario): Scenario {
+export function defineScenario<F extends ScenarioFixture>(scenario: Scenario<F>): Scenario<F> {
   return scenario;
 }
