@@ -77,7 +77,7 @@ describe('RootSet.resolve: prefix siblings and .. escapes', () => {
     const input = make(box);
     const message = await denied(input);
     expect(message).toMatch(
-      /^Access denied: ".*" is outside the allowed directories\. Use list_allowed_directories/,
+      /^Access denied: ".*" is outside the allowed directories\. Give a path inside/,
     );
   });
 
