@@ -1,0 +1,101 @@
+/**
+ * `git log` read one commit per record. The official server split the default output on lines, so
+ * a message that looked like a header, or a date filter, shifted every entry after it. Here each
+ * field is ended by a NUL (`%x00`) and each commit by another (`-z`): no name, date or message can
+ * contain a NUL, so a record has exactly the fields asked for, whatever the messages hold.
+ */
+import * as z from 'zod';
+
+/** The fields of a commit record, in order. */
+const COMMIT_FIELDS = ['%H', '%P', '%an', '%ae', '%aI', '%cI', '%s', '%b'] as const;
+
+/** The `--format` of {@link parseLog}; use it with `-z`. */
+export const LOG_FORMAT = `--format=tformat:${COMMIT_FIELDS.join('%x00')}`;
+
+const HASH = /^[0-9a-f]{40,64}$/;
+
+/** Characters of a message body kept by the log (git_show shows the whole message). */
+export const LOG_BODY_CHARS = 4000;
+
+/** The structured form of a commit, as the log and show tools declare it. */
+export const CommitSchema = z.object({
+  sha: z.string(),
+  parents: z.array(z.string()),
+  author: z.string(),
+  email: z.string(),
+  date: z.string().describe('Author date, ISO 8601'),
+  committerDate: z.string().describe('Committer date, ISO 8601: what the date filters compare'),
+  subject: z.string(),
+  body: z.string().optional(),
+});
+
+/** One commit, as the log and show tools return it. */
+export interface Commit {
+  sha: string;
+  parents: string[];
+  author: string;
+  email: string;
+  /** Author date, ISO 8601 with the author's offset. */
+  date: string;
+  /** Committer date (what --since and --until filter on), ISO 8601. */
+  committerDate: string;
+  subject: string;
+  /** The message after the subject, when there is one. */
+  body?: string;
+}
+
+/**
+ * The complete records of `-z` output whose format joins `fields` fields with `%x00`. A record cut
+ * short (the output was bounded) is left out.
+ */
+export function splitRecords(out: string, fields: number): string[][] {
+  // A record is `fields` fields with a NUL after each: the last one is the record's end (`-z`).
+  // One pass with indexOf: a 10 000-commit log is read without an array of every field first.
+  const records: string[][] = [];
+  let at = 0;
+  for (;;) {
+    const record: string[] = [];
+    for (let f = 0; f < fields; f++) {
+      const end = out.indexOf('\0', at);
+      if (end === -1) return records;
+      record.push(out.slice(at, end));
+      at = end + 1;
+    }
+    records.push(record);
+  }
+}
+
+/** Parses `git log -z` output made with {@link LOG_FORMAT}; bodies are cut at `bodyChars`. */
+export function parseLog(out: string, bodyChars = LOG_BODY_CHARS): Commit[] {
+  return splitRecords(out, COMMIT_FIELDS.length).map(([sha = '', parents = '', ...rest]) => {
+    if (!HASH.test(sha)) throw new Error('git log printed a record without a commit hash');
+    const [author = '', email = '', date = '', committerDate = '', subject = '', rawBody = ''] = rest;
+    let body = rawBody.trimEnd();
+    if (body.length > bodyChars) {
+      body = `${body.slice(0, bodyChars)}\n[message cut at ${bodyChars} characters; git_show shows it whole]`;
+    }
+    return {
+      sha,
+      parents: parents === '' ? [] : parents.split(' '),
+      author,
+      email,
+      date,
+      committerDate,
+      subject,
+      ...(body ? { body } : {}),
+    };
+  });
+}
+
+/**
+ * A commit as text, in the layout of `git log`: the message indented, so no line of it can pass
+ * for a header of the next commit.
+ */
+export function commitText(commit: Commit): string {
+  const lines = [`commit ${commit.sha}`];
+  if (commit.parents.length > 1) lines.push(`Merge: ${commit.parents.map((p) => p.slice(0, 12)).join(' ')}`);
+  lines.push(`Author: ${commit.author} <${commit.email}>`, `Date:   ${commit.date}`, '');
+  const message = commit.body ? `${commit.subject}\n\n${commit.body}` : commit.subject;
+  lines.push(`    ${message.replace(/\n/g, '\n    ')}`);
+  return lines.join('\n');
+}

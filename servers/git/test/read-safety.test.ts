@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect, processesMentioning, type TestSession, textOf } from '@mcpkit/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importRandomEdits, type ReadFixture, readFixture } from './read-kit.js';
+import { git, makeRepo } from './repo-kit.js';
+
+/** Every string field of every read tool, with the arguments that make the rest of the call valid. */
+const FIELDS: Array<[tool: string, field: string, base: Record<string, unknown>]> = [
+  ['git_diff_unstaged', 'repo_path', {}],
+  ['git_diff_unstaged', 'paths', {}],
+  ['git_diff_unstaged', 'cursor', {}],
+  ['git_diff_staged', 'paths', {}],
+  ['git_diff_staged', 'cursor', {}],
+  ['git_diff', 'target', {}],
+  ['git_diff', 'paths', { target: 'HEAD' }],
+  ['git_diff', 'cursor', { target: 'HEAD' }],
+  ['git_show', 'revision', {}],
+  ['git_show', 'paths', { revision: 'HEAD' }],
+  ['git_show', 'cursor', { revision: 'HEAD' }],
+  ['git_log', 'repo_path', {}],
+  ['git_log', 'ref', {}],
+  ['git_log', 'path', {}],
+  ['git_log', 'start_timestamp', {}],
+  ['git_log', 'end_timestamp', {}],
+  ['git_log', 'cursor', {}],
+  ['git_blame', 'path', {}],
+  ['git_blame', 'ref', { path: 'README.md' }],
+  ['git_reflog', 'ref', {}],
+  ['git_reflog', 'cursor', {}],
+];
+
+describe.each(['legacy', 'modern'] as const)('read tools under attack, %s era', (era) => {
+  let fx: ReadFixture;
+  let session: TestSession | undefined;
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+    await fx.cleanup();
+  });
+
+  it('refuses option-like values in every string field, and no file appears', async () => {
+    fx = await readFixture();
+    const marker = join(fx.base, 'pwned');
+    const values = [
+      `--output=${marker}`,
+      '-c',
+      `--upload-pack=touch ${marker}`,
+      `--exec=touch ${marker}`,
+      '--no-index',
+      'HEAD\u0000--output=x',
+      'HEAD --',
+    ];
+    session = await connect(fx.app, { era });
+    for (const [tool, field, base] of FIELDS) {
+      for (const value of values) {
+        // A file may well be called "HEAD --": as a path it is a name, passed after `--` as a literal.
+        if (value === 'HEAD --' && field.startsWith('path')) continue;
+        const args = { ...base, [field]: field === 'paths' ? [value] : value };
+        const result = await session.callTool(tool, args);
+        expect(result.isError, `${tool} ${field}=${JSON.stringify(value)}: ${textOf(result)}`).toBe(true);
+        expect(existsSync(marker), `${tool} ${field}`).toBe(false);
+      }
+    }
+  });
+
+  it('runs no textconv, external diff or filter a hostile repository declares', async () => {
+    fx = await readFixture();
+    const marker = join(fx.base, 'ran');
+    await writeFile(join(fx.repo, '.gitattributes'), '*.txt diff=evil filter=evil\n');
+    await writeFile(join(fx.repo, 'a.txt'), 'one\n');
+    git(fx.repo, 'add', '-A');
+    git(fx.repo, 'commit', '-q', '-m', 'attributes');
+    git(fx.repo, 'config', 'diff.evil.textconv', `touch ${marker}; cat`);
+    git(fx.repo, 'config', 'diff.evil.command', `touch ${marker}; true`);
+    git(fx.repo, 'config', 'diff.external', `touch ${marker}; true`);
+    git(fx.repo, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
+    git(fx.repo, 'config', 'filter.evil.smudge', `touch ${marker}; cat`);
+    await writeFile(join(fx.repo, 'a.txt'), 'two\n');
+    session = await connect(fx.app, { era });
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['git_diff_unstaged', {}],
+      ['git_diff_staged', {}],
+      ['git_diff', { target: 'HEAD~1' }],
+      ['git_show', { revision: 'HEAD' }],
+      ['git_log', { path: 'a.txt' }],
+      ['git_blame', { path: 'a.txt' }],
+      ['git_blame', { path: 'a.txt', ref: 'HEAD' }],
+      ['git_reflog', {}],
+    ];
+    for (const [tool, args] of calls) {
+      const result = await session.callTool(tool, args);
+      expect(result.isError, `${tool}: ${textOf(result)}`).toBeFalsy();
+      expect(existsSync(marker), tool).toBe(false);
+    }
+    const diff = await session.callTool('git_diff_unstaged', {});
+    expect(textOf(diff)).toContain('-one\n+two');
+  });
+
+  it("reads no file the configuration names for blame (its first line would show in git's error)", async () => {
+    fx = await readFixture();
+    git(fx.repo, 'config', 'blame.ignoreRevsFile', join(fx.outside, 'secret.txt'));
+    session = await connect(fx.app, { era });
+    const result = await session.callTool('git_blame', { path: 'README.md' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result)).not.toContain('top secret');
+  });
+
+  it('explains failures without naming host paths', async () => {
+    fx = await readFixture();
+    git(fx.outside, 'init', '-q');
+    session = await connect(fx.app, { era });
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['git_diff', { target: 'HEAD~99' }],
+      ['git_show', { revision: 'deadbeef' }],
+      ['git_log', { ref: 'nope' }],
+      ['git_log', { repo_path: '../outside' }],
+      ['git_diff_unstaged', { paths: ['../../outside/secret.txt'] }],
+      ['git_blame', { path: 'docs' }],
+      ['git_blame', { path: 'README.md', ref: 'HEAD~2', start_line: 9 }],
+      ['git_reflog', { ref: 'refs/heads/none' }],
+    ];
+    for (const [tool, args] of calls) {
+      const result = await session.callTool(tool, args);
+      expect(result.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(textOf(result)).not.toContain(fx.base);
+      expect(textOf(result)).not.toContain('internal error');
+    }
+  });
+
+  it('kills git when the call is cancelled, and leaves no process behind', async () => {
+    fx = await readFixture();
+    const slow = await makeRepo(join(fx.base, 'repos', 'slow'));
+    await importRandomEdits(slow, 1500, 4000);
+    session = await connect(fx.app, { era });
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = session.callTool(
+      'git_blame',
+      { repo_path: slow, path: 'slow.txt' },
+      { signal: controller.signal },
+    );
+    const outcome = call.then(
+      () => 'finished',
+      () => 'cancelled',
+    );
+    let running: number[] = [];
+    while (running.length === 0 && Date.now() - started < 15_000) {
+      running = await processesMentioning(slow);
+      if (running.length === 0) await sleep(5);
+    }
+    expect(running.length).toBeGreaterThan(0);
+    controller.abort();
+    expect(await outcome).toBe('cancelled');
+    const deadline = Date.now() + 5000;
+    while ((await processesMentioning(slow)).length > 0 && Date.now() < deadline) await sleep(20);
+    expect(await processesMentioning(slow)).toEqual([]);
+    // The server takes new work at once.
+    expect(textOf(await session.callTool('git_log', { max_count: 1 }))).toContain('commit 3');
+  }, 60_000);
+});
