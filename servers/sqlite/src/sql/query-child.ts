@@ -1,0 +1,136 @@
+/**
+ * The query process: it opens the database and runs one statement at a time for the server.
+ *
+ * Why a process and not a worker thread: better-sqlite3 has no `sqlite3_interrupt` and its build
+ * leaves out the progress handler, so nothing can stop a statement inside one long native step
+ * (`SELECT count(*)` over a recursive CTE never returns to JavaScript, nor does `.all()` over
+ * endless rows). `Worker.terminate()` only stops JavaScript: measured on Node 20.20, such a worker
+ * kept running and its terminate() had not settled 3 s later (with `.iterate()`, which returns to
+ * JavaScript per row, it stopped in 13 ms). A process can be killed whatever it is doing; the
+ * runner sends SIGKILL on deadline or cancel.
+ *
+ * This file runs as compiled JavaScript (dist/sql/query-child.js) and imports only better-sqlite3
+ * and its siblings that do the same.
+ */
+
+import { type Cell, cellBytes, renderCell } from './cells.js';
+import { type Connection, connect } from './connect.js';
+import type { ChildMessage, ChildResult, ParentMessage, RunMessage } from './query-protocol.js';
+
+/** Busy timeout inside the query process: it is killed at the deadline anyway. */
+const BUSY_MS = 5_000;
+
+/** Least time between two progress messages. */
+const PROGRESS_MS = 200;
+
+/** A refusal written for the user. */
+class Refusal extends Error {}
+
+let db: Connection | undefined;
+let writable = false;
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+function rowid(value: number | bigint): number | string {
+  return typeof value === 'bigint' && !Number.isSafeInteger(Number(value)) ? value.toString() : Number(value);
+}
+
+function run(message: RunMessage): ChildResult {
+  if (!db) throw new Error('no database is open');
+  const stmt = db.prepare(message.sql);
+  if (!writable && !stmt.readonly)
+    throw new Refusal('The database is open read-only and this statement would change it.');
+  if (message.expect === 'read' && !(stmt.reader && stmt.readonly)) {
+    throw new Refusal('This statement does not only read, so it cannot run as a query.');
+  }
+  if (message.expect === 'explain' && !(stmt.reader && /^EXPLAIN\b/i.test(message.sql))) {
+    throw new Refusal('Only an EXPLAIN can run as an explanation.');
+  }
+  if (!stmt.reader) {
+    const info = stmt.run(message.params);
+    return {
+      columns: [],
+      rows: [],
+      truncated: false,
+      rowsRead: 0,
+      changes: info.changes,
+      lastInsertRowid: rowid(info.lastInsertRowid),
+    };
+  }
+  stmt.raw(true);
+  stmt.safeIntegers(true);
+  const columns = stmt.columns().map((column) => column.name);
+  const rows: Cell[][] = [];
+  let seen = 0;
+  let bytes = 0;
+  let truncated = false;
+  let lastProgress = Date.now();
+  for (const raw of stmt.iterate(message.params) as IterableIterator<unknown[]>) {
+    seen++;
+    if ((seen & 255) === 0 && Date.now() - lastProgress >= PROGRESS_MS) {
+      lastProgress = Date.now();
+      send({ type: 'progress', id: message.id, rows: seen });
+    }
+    if (seen <= message.offset) continue;
+    if (rows.length >= message.maxRows) {
+      truncated = true;
+      break;
+    }
+    const cells = raw.map((value) => renderCell(value, message.maxCellChars));
+    const size = cells.reduce<number>((sum, cell) => sum + cellBytes(cell) + 1, 2);
+    // The first row of a page always goes in, so paging always moves on.
+    if (rows.length > 0 && bytes + size > message.maxBytes) {
+      truncated = true;
+      break;
+    }
+    rows.push(cells);
+    bytes += size;
+  }
+  return { columns, rows, truncated, rowsRead: seen };
+}
+
+function failure(id: number, error: unknown): ChildMessage {
+  const message = error instanceof Error ? error.message : String(error);
+  const code =
+    error instanceof Refusal
+      ? 'REFUSED'
+      : error instanceof Error && 'code' in error && typeof error.code === 'string'
+        ? error.code
+        : undefined;
+  // SqliteError carries a SQLITE_… code; better-sqlite3's own RangeError/TypeError are about the
+  // statement or its parameters ("more than one statement", "Missing named parameter").
+  const user =
+    error instanceof Refusal ||
+    code?.startsWith('SQLITE_') === true ||
+    error instanceof RangeError ||
+    error instanceof TypeError;
+  return code === undefined ? { type: 'fail', id, message, user } : { type: 'fail', id, message, user, code };
+}
+
+process.on('disconnect', () => {
+  if (db?.open) db.close();
+  process.exit(0);
+});
+
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'open') {
+    try {
+      db = connect(message.path, message.write, BUSY_MS);
+      writable = message.write;
+      // Reads the file now: it must be a database, and in write mode this rolls back a write that
+      // an earlier query process was killed in the middle of (its hot journal).
+      db.prepare('SELECT count(*) FROM sqlite_schema').get();
+      send({ type: 'ready' });
+    } catch (error) {
+      send({ type: 'open-failed', message: error instanceof Error ? error.message : String(error) });
+    }
+    return;
+  }
+  try {
+    send({ type: 'done', id: message.id, result: run(message) });
+  } catch (error) {
+    send(failure(message.id, error));
+  }
+});

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenedDatabase, openDatabase } from '../src/sql/open-database.js';
+import { QueryRunner } from '../src/sql/query-runner.js';
+import {
+  alive,
+  expectOneSentence,
+  type Fixture,
+  makeFixture,
+  refusal,
+  requireBuiltChild,
+  sha256,
+  witness,
+} from './kit.js';
+
+const COUNT_FOREVER =
+  'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+
+let fixture: Fixture;
+let db: OpenedDatabase;
+let runner: QueryRunner;
+
+beforeAll(() => {
+  requireBuiltChild();
+  fixture = makeFixture();
+  db = openDatabase(fixture.main, { write: false });
+  runner = new QueryRunner(db);
+});
+
+afterAll(async () => {
+  await runner.close();
+  db.close();
+  fixture.cleanup();
+});
+
+describe('QueryRunner, read-only', () => {
+  it('answers columns and rows, values bound positionally or by name', async () => {
+    const page = await runner.run('SELECT id, name FROM t WHERE id <= ? ORDER BY id', {
+      expect: 'read',
+      params: [2],
+    });
+    expect(page).toMatchObject({
+      columns: ['id', 'name'],
+      rows: [
+        [1, 'row 1'],
+        [2, 'row 2'],
+      ],
+      truncated: false,
+      statement: { kind: 'read', verb: 'SELECT' },
+    });
+    expect(page.next).toBeUndefined();
+    const named = await runner.run('SELECT name FROM customers WHERE name = :who', {
+      expect: 'read',
+      params: { who: "Ada'; DROP TABLE t; --" },
+    });
+    expect(named.rows).toEqual([]);
+    const flag = await runner.run('SELECT ?, ?', { expect: 'read', params: [true, null] });
+    expect(flag.rows).toEqual([[1, null]]);
+  });
+
+  it('pages by row cap: truncated, with the offset of the next page', async () => {
+    const first = await runner.run('SELECT id FROM t ORDER BY id', { expect: 'read', maxRows: 8 });
+    expect(first.rows.flat()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(first).toMatchObject({ truncated: true, next: { offset: 8 } });
+    const last = await runner.run('SELECT id FROM t ORDER BY id', { expect: 'read', maxRows: 8, offset: 16 });
+    expect(last.rows.flat()).toEqual([17, 18, 19, 20]);
+    expect(last.truncated).toBe(false);
+  });
+
+  it('cuts a page at the byte budget, always keeping at least one row', async () => {
+    const wide = "SELECT id, printf('%.1000c', 'x') FROM t ORDER BY id";
+    const page = await runner.run(wide, { expect: 'read', maxBytes: 4096 });
+    expect(page.rows).toHaveLength(3);
+    expect(page).toMatchObject({ truncated: true, next: { offset: 3 } });
+    const one = await runner.run("SELECT printf('%.3000c', 'y')", { expect: 'read', maxBytes: 1024 });
+    expect(one.rows).toHaveLength(1);
+  });
+
+  it('renders BLOBs, huge integers, infinities and long text safely', async () => {
+    const page = await runner.run(
+      "SELECT x'00ff10', zeroblob(100000), 9223372036854775807, -9007199254740991, 1e999, 2.5, printf('%.50c', 'z')",
+      { expect: 'read', maxCellChars: 20 },
+    );
+    expect(page.rows[0]).toEqual([
+      { kind: 'blob', bytes: 3, hex: '00ff10' },
+      { kind: 'blob', bytes: 100000, hex: '00'.repeat(32) },
+      '9223372036854775807',
+      -9007199254740991,
+      'Infinity',
+      2.5,
+      { kind: 'text', chars: 50, preview: 'z'.repeat(20) },
+    ]);
+  });
+
+  it('runs EXPLAIN QUERY PLAN for the explain expectation', async () => {
+    const plan = await runner.run('SELECT * FROM orders WHERE customer_id = 1', { expect: 'explain' });
+    expect(plan.columns).toEqual(['id', 'parent', 'notused', 'detail']);
+    expect(String(plan.rows[0]?.[3])).toMatch(/orders_by_customer/);
+  });
+
+  it('wraps SQLite’s own errors in one sentence', async () => {
+    const error = await refusal(() => runner.run('SELECT nope FROM t', { expect: 'read' }));
+    expect(expectOneSentence(error, fixture)).toBe('SQLite refused the statement: no such column: nope.');
+    const params = await refusal(() => runner.run('SELECT ?', { expect: 'read', params: [1, 2] }));
+    expect(expectOneSentence(params)).toMatch(/^SQLite refused the statement: Too many parameter values/);
+  });
+
+  it('refuses bad limits and parameters with a sentence', async () => {
+    expect(
+      expectOneSentence(await refusal(() => runner.run('SELECT 1', { expect: 'read', offset: -1 }))),
+    ).toMatch(/row offset/);
+    const nan = await refusal(() => runner.run('SELECT ?', { expect: 'read', params: [Number.NaN] }));
+    expect(expectOneSentence(nan)).toMatch(/finite number/);
+  });
+
+  it('keeps one warm process between calls', async () => {
+    await runner.run('SELECT 1', { expect: 'read' });
+    const pid = runner.pid;
+    await runner.run('SELECT 2', { expect: 'read' });
+    expect(runner.pid).toBe(pid);
+  });
+
+  it('kills the process at the time limit and starts a fresh one for the next call', async () => {
+    await runner.run('SELECT 1', { expect: 'read' });
+    const pid = runner.pid as number;
+    const error = await refusal(() => runner.run(COUNT_FOREVER, { expect: 'read', timeoutMs: 400 }));
+    expect(expectOneSentence(error)).toMatch(/ran past its time limit of 0.4 s and was stopped/);
+    expect(alive(pid)).toBe(false);
+    expect(runner.pid).not.toBe(pid);
+    expect((await runner.run('SELECT 3', { expect: 'read' })).rows).toEqual([[3]]);
+  });
+
+  it('kills the process on cancel, and a cancelled call waiting its turn never runs', async () => {
+    await runner.run('SELECT 1', { expect: 'read' });
+    const pid = runner.pid as number;
+    const controller = new AbortController();
+    const running = refusal(() => runner.run(COUNT_FOREVER, { expect: 'read', signal: controller.signal }));
+    const waiting = refusal(() => runner.run('SELECT 1', { expect: 'read', signal: controller.signal }));
+    setTimeout(() => controller.abort(), 200);
+    expect(expectOneSentence(await running)).toBe('The call was cancelled.');
+    expect(expectOneSentence(await waiting)).toBe('The call was cancelled.');
+    expect(alive(pid)).toBe(false);
+    const done = new AbortController();
+    done.abort();
+    expect(
+      expectOneSentence(await refusal(() => runner.run('SELECT 1', { expect: 'read', signal: done.signal }))),
+    ).toBe('The call was cancelled.');
+  });
+
+  it('reports rows read so far during a long query', async () => {
+    const seen: number[] = [];
+    const page = await runner.run(
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 800000) SELECT x FROM c',
+      { expect: 'read', offset: 799_997, onProgress: (rows) => seen.push(rows) },
+    );
+    expect(page.rows.flat()).toEqual([799998, 799999, 800000]);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((n, i) => n > 0 && (i === 0 || n >= (seen[i - 1] as number)))).toBe(true);
+  });
+
+  it('runs statements one at a time, in order', async () => {
+    const pages = await Promise.all([1, 2, 3].map((n) => runner.run(`SELECT ${n}`, { expect: 'read' })));
+    expect(pages.map((p) => p.rows[0]?.[0])).toEqual([1, 2, 3]);
+  });
+});
+
+describe('QueryRunner, write mode', () => {
+  it('writes, asks for confirmation before DDL and unconditional deletes, and pages no write', async () => {
+    const rw = openDatabase(fixture.main, { write: true });
+    const writer = new QueryRunner(rw);
+    const before = sha256(fixture.main);
+    try {
+      const insert = await writer.run('INSERT INTO t(v, name) VALUES (?, ?)', {
+        expect: 'write',
+        params: [99, 'new'],
+      });
+      expect(insert).toMatchObject({ changes: 1, lastInsertRowid: 21, statement: { kind: 'write' } });
+      const returning = await writer.run('UPDATE t SET v = v + 1 WHERE id > 18 RETURNING id', {
+        expect: 'write',
+        maxRows: 1,
+      });
+      expect(returning).toMatchObject({ rows: [[19]], truncated: true });
+      expect(returning.next).toBeUndefined();
+      const ask = await refusal(() => writer.run('DELETE FROM t', { expect: 'write' }));
+      expect(expectOneSentence(ask)).toMatch(
+        /DELETE statement drops or rewrites data wholesale, so it runs only once the user confirms/,
+      );
+      const ddl = await refusal(() => writer.run('CREATE TABLE z(x)', { expect: 'write' }));
+      expect(expectOneSentence(ddl)).toMatch(/changes the schema/);
+      await writer.run('CREATE TABLE z(x)', { expect: 'write', confirmed: true });
+      const asQuery = await refusal(() => writer.run('SELECT 1', { expect: 'write' }));
+      expect(expectOneSentence(asQuery)).toMatch(/only reads; run it as a query/);
+      const sneaky = await refusal(() =>
+        writer.run('INSERT INTO z VALUES (1) RETURNING x', { expect: 'read' }),
+      );
+      expect(expectOneSentence(sneaky)).toMatch(/cannot run as a query/);
+      expect(sha256(fixture.main)).not.toBe(before);
+    } finally {
+      await writer.close();
+      rw.close();
+    }
+  });
+
+  it('rolls back a write stopped at the time limit: same bytes, no journal left behind', async () => {
+    const rw = openDatabase(fixture.main, { write: true });
+    const writer = new QueryRunner(rw);
+    try {
+      const before = witness(fixture);
+      const endless = `INSERT INTO t(v, name) ${COUNT_FOREVER.replace('SELECT count(*) FROM c', "SELECT x, 'filler' FROM c")}`;
+      const error = await refusal(() => writer.run(endless, { expect: 'write', timeoutMs: 700 }));
+      expect(expectOneSentence(error)).toMatch(/time limit/);
+      // The replacement process rolls the hot journal back as it opens.
+      expect((await writer.run('SELECT count(*) FROM t', { expect: 'read' })).rows).toEqual([[21]]);
+      expect(witness(fixture)).toEqual(before);
+    } finally {
+      await writer.close();
+      rw.close();
+    }
+  });
+});
