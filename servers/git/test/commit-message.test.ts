@@ -46,7 +46,11 @@ describe.each(['legacy', 'modern'] as const)('git_generate_commit_message, %s er
     fx = await repoFixture();
     await stage();
     const model = scriptedModel({ answer: () => 'Change a' });
-    session = await connect(fx.app, { era, sampling: model.respond, elicitation: () => ({ action: 'decline' }) });
+    session = await connect(fx.app, {
+      era,
+      sampling: model.respond,
+      elicitation: () => ({ action: 'decline' }),
+    });
     const before = git(fx.repo, 'rev-parse', 'HEAD');
     const result = await session.callTool('git_generate_commit_message', {});
     expect(result.structuredContent).toMatchObject({ committed: false, message: 'Change a' });

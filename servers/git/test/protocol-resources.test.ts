@@ -25,13 +25,19 @@ describe.each(['legacy', 'modern'] as const)('git resources and prompts, %s era'
     expect(old.contents[0]).toMatchObject({ text: 'export const a = 1;\n' });
     const now = await session.client.readResource({ uri: 'git://repos%2Fapp/blob/main/src/main.ts' });
     expect(now.contents[0]).toMatchObject({ text: 'export const a = 2;\n' });
-    const commit = await session.client.readResource({ uri: `git://repos%2Fapp/commit/${first.slice(0, 8)}` });
+    const commit = await session.client.readResource({
+      uri: `git://repos%2Fapp/commit/${first.slice(0, 8)}`,
+    });
     expect(commit.contents[0]).toMatchObject({ text: expect.stringContaining('commit 1') });
-    await expect(session.client.readResource({ uri: 'git://repos%2Fapp/blob/main/nope.txt' })).rejects.toThrow();
+    await expect(
+      session.client.readResource({ uri: 'git://repos%2Fapp/blob/main/nope.txt' }),
+    ).rejects.toThrow();
     await expect(
       session.client.readResource({ uri: 'git://repos%2Fapp/blob/main/..%2F..%2Foutside%2Fsecret.txt' }),
     ).rejects.toThrow();
-    await expect(session.client.readResource({ uri: 'git://repos%2Fapp/blob/--output=x/a' })).rejects.toThrow(/starts with "-"/);
+    await expect(session.client.readResource({ uri: 'git://repos%2Fapp/blob/--output=x/a' })).rejects.toThrow(
+      /starts with "-"/,
+    );
   });
 
   it('completes refs, then the paths of the tree the chosen ref names', async () => {
