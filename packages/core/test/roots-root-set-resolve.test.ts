@@ -76,9 +76,7 @@ describe('RootSet.resolve: prefix siblings and .. escapes', () => {
   ])('denies %s', async (_label, make) => {
     const input = make(box);
     const message = await denied(input);
-    expect(message).toMatch(
-      /^Access denied: ".*" is outside the allowed directories\. Give a path inside/,
-    );
+    expect(message).toMatch(/^Access denied: ".*" is outside the allowed directories\. Give a path inside/);
   });
 
   it('denies writes that escape, and nothing is created outside', async () => {

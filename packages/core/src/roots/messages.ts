@@ -6,7 +6,8 @@
 import { UserError } from '../errors/index.js';
 import { sanitizeForMessage } from './sanitize.js';
 
-const HINT = 'Give a path inside the directories this server was started with (and the client shares as roots).';
+const HINT =
+  'Give a path inside the directories this server was started with (and the client shares as roots).';
 
 /** The path (as given) is outside every allowed directory. */
 export function outsideError(input: string): UserError {
