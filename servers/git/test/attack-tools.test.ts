@@ -86,10 +86,8 @@ describe('the argument table', () => {
 describe.each(['legacy', 'modern'] as const)('tools on the hostile repository, %s era', (era) => {
   for (const tool of tools) {
     const entry = TOOL_CASES[tool.name];
-    if (!entry) {
-      it.skip(`${tool.name}: NOT IN TOOL_CASES (the table test fails until it is added)`, () => {});
-      continue;
-    }
+    // A tool without an entry gets no calls here; the table test above fails for it instead.
+    if (!entry) continue;
 
     it(`${tool.name}: a valid call runs nothing of the repository`, async () => {
       await open(era);

@@ -5,11 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { RootSet } from '@mcpkit/core/roots';
-import { type App, type AppOptions, createApp } from '@mcpkit/core/server';
+import type { App, AppOptions } from '@mcpkit/core/server';
 import type { GitContext } from '../src/context.js';
 import { gitBlame } from '../src/tools/git-blame.js';
 import { gitDiff } from '../src/tools/git-diff.js';
@@ -18,7 +14,7 @@ import { gitDiffUnstaged } from '../src/tools/git-diff-unstaged.js';
 import { gitLog } from '../src/tools/git-log.js';
 import { gitReflog } from '../src/tools/git-reflog.js';
 import { gitShow } from '../src/tools/git-show.js';
-import { FIXTURE_ENV, git, makeRepo } from './repo-kit.js';
+import { FIXTURE_ENV, git, repoFixture } from './repo-kit.js';
 
 /** The tools under test. */
 export const readTools = [gitDiffUnstaged, gitDiffStaged, gitDiff, gitLog, gitShow, gitBlame, gitReflog];
@@ -31,42 +27,9 @@ export interface ReadFixture {
   cleanup(): Promise<void>;
 }
 
-/** `base/repos/app` (three commits, like `repoFixture`), `base/outside`, and an app on `base/repos`. */
-export async function readFixture(options: Omit<AppOptions, 'roots'> = {}): Promise<ReadFixture> {
-  const base = await mkdtemp(join(tmpdir(), 'mcpkit-git-read-'));
-  const repos = join(base, 'repos');
-  const repo = await makeRepo(join(repos, 'app'), [
-    { 'README.md': '# App\n', 'src/main.ts': 'export const a = 1;\n' },
-    { 'src/main.ts': 'export const a = 2;\n' },
-    { 'docs/guide.md': 'Read me first.\n' },
-  ]);
-  const outside = join(base, 'outside');
-  await mkdir(outside);
-  await writeFile(join(outside, 'secret.txt'), 'top secret\n');
-  const app = createApp<GitContext>(
-    {
-      name: 'git-read-test',
-      version: '0.0.0',
-      tools: readTools,
-      context: {
-        create: () => ({
-          defaultRepository: repo,
-          repositories: { globalConfig: async () => '/dev/null', allowedKeys: new Set(), facts: new Map() },
-        }),
-      },
-    },
-    { roots: await RootSet.create([repos]), ...options },
-  );
-  return {
-    base,
-    repo,
-    outside,
-    app,
-    async cleanup() {
-      await app.close();
-      await rm(base, { recursive: true, force: true });
-    },
-  };
+/** The shared fixture (`base/repos/app` with three commits, `base/outside`) with the server's app. */
+export function readFixture(options: Omit<AppOptions, 'roots'> = {}): Promise<ReadFixture> {
+  return repoFixture(options);
 }
 
 /** One commit for {@link importCommits}: the files it sets, whole. */
