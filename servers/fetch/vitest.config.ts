@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    reporters: ['default', ['json', { outputFile: '.reports/vitest.json' }]],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
