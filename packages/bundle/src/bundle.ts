@@ -5,11 +5,13 @@
  * Why: on Node 20 a server that imports the MCP SDK, zod and our core loads several hundred
  * modules; the ESM loader's resolve, read and link work per module is most of its cold start.
  * One file cuts that to a single read and compile (measured: about 0.6× the start-up of the
- * unbundled bin). The package's library entry is left alone: only the bin is bundled.
+ * unbundled bin). The package's library entry is left alone: only the bin is bundled. Native
+ * addons stay external (native-externals.ts).
  */
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { nativeExternals } from './native-externals.js';
 import { type BundledPackage, bundledPackages, renderNotices } from './notices.js';
 
 export interface BundleOptions {
@@ -26,6 +28,8 @@ export interface BundleResult {
   noticesFile: string;
   bytes: number;
   packages: BundledPackage[];
+  /** Native addons left out of the bundle and imported from node_modules at run time. */
+  external: string[];
 }
 
 /**
@@ -46,6 +50,7 @@ export async function bundleBin(options: BundleOptions): Promise<BundleResult> {
   const entry = resolve(cwd, options.entry);
   const outfile = resolve(cwd, options.outfile);
   const noticesFile = `${outfile}.LICENSE.txt`;
+  const external = new Set<string>();
   const result = await build({
     entryPoints: [entry],
     outfile,
@@ -61,10 +66,11 @@ export async function bundleBin(options: BundleOptions): Promise<BundleResult> {
     legalComments: 'none',
     banner: { js: `// Bundled with third-party code; see ${basename(noticesFile)}.\n${REQUIRE_SHIM}` },
     metafile: true,
+    plugins: [nativeExternals(external)],
     logLevel: 'silent',
   });
   const packages = bundledPackages(Object.keys(result.metafile.inputs), cwd, cwd);
   writeFileSync(noticesFile, renderNotices(basename(outfile), packages));
   chmodSync(outfile, 0o755);
-  return { outfile, noticesFile, bytes: statSync(outfile).size, packages };
+  return { outfile, noticesFile, bytes: statSync(outfile).size, packages, external: [...external].sort() };
 }

@@ -35,8 +35,10 @@ async function main(args: string[]): Promise<void> {
     throw new Error(`Could not bundle ${entry}: ${describe(error)}`);
   });
   const kib = Math.round(result.bytes / 1024);
+  const external =
+    result.external.length > 0 ? `; native, left in node_modules: ${result.external.join(', ')}` : '';
   process.stdout.write(
-    `${relative('.', result.outfile)}: ${kib} KiB, ${result.packages.length} third-party packages (licenses in ${relative('.', result.noticesFile)})\n`,
+    `${relative('.', result.outfile)}: ${kib} KiB, ${result.packages.length} third-party packages (licenses in ${relative('.', result.noticesFile)})${external}\n`,
   );
 }
 

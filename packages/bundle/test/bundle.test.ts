@@ -78,6 +78,7 @@ afterEach(() => rmSync(app, { recursive: true, force: true }));
 describe('bundleBin', () => {
   it('writes one executable file that runs without node_modules', async () => {
     const result = await bundleBin({ entry: 'src/bin.ts', outfile: 'dist/bin.js', cwd: app });
+    expect(result.external).toEqual([]);
     rmSync(join(app, 'node_modules'), { recursive: true });
     rmSync(join(app, 'src'), { recursive: true });
 
@@ -109,6 +110,56 @@ describe('bundleBin', () => {
     );
     expect(notices).not.toContain('fixture-app');
     expect(readFileSync(result.outfile, 'utf8')).toContain('see bin.js.LICENSE.txt');
+  });
+});
+
+describe('native addons', () => {
+  /** A package that npm would build with node-gyp: its code needs the `.node` file beside it. */
+  function addNative(mark: 'binding.gyp' | 'gypfile'): void {
+    write(
+      'node_modules/native-dep/package.json',
+      JSON.stringify({
+        name: 'native-dep',
+        version: '1.0.0',
+        main: 'index.js',
+        ...(mark === 'gypfile' ? { gypfile: true } : {}),
+      }),
+    );
+    if (mark === 'binding.gyp') write('node_modules/native-dep/binding.gyp', '{}');
+    // Stands in for `require('bindings')('x.node')`: it only works from its own installed folder.
+    write(
+      'node_modules/native-dep/index.js',
+      "module.exports = () => 'native from ' + require('node:path').basename(__dirname);\n",
+    );
+    write(
+      'src/native-bin.ts',
+      "import native from 'native-dep';\nimport greet from 'cjs-dep';\nconsole.log(native(), greet('x'));\n",
+    );
+  }
+
+  for (const mark of ['binding.gyp', 'gypfile'] as const) {
+    it(`leaves a package marked by ${mark} in node_modules and bundles the rest`, async () => {
+      addNative(mark);
+      const result = await bundleBin({ entry: 'src/native-bin.ts', outfile: 'dist/native.js', cwd: app });
+      expect(result.external).toEqual(['native-dep']);
+      expect(result.packages.map((p) => p.name)).toEqual(['cjs-dep']);
+      const text = readFileSync(result.outfile, 'utf8');
+      expect(text).toMatch(/from\s*["']native-dep["']/);
+      expect(text).not.toMatch(/from\s*["']cjs-dep["']/);
+      expect(execFileSync(process.execPath, [result.outfile], { cwd: app, encoding: 'utf8' }).trim()).toBe(
+        'native from native-dep hello x',
+      );
+    });
+  }
+
+  it('names the native packages it left out', () => {
+    addNative('binding.gyp');
+    const run = spawnSync(process.execPath, [CLI, 'src/native-bin.ts', 'dist/native.js'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('; native, left in node_modules: native-dep\n');
   });
 });
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// The bin: hands the command line to core's runner, which serves stdio or HTTP and shuts down
+// cleanly. Everything the server is lives in server.ts.
+import { errorMessage } from '@mcpkit/core/errors';
+import { runServer, UsageError } from '@mcpkit/core/runner';
+import { createAddressPolicy } from './net/address-policy.js';
+import { createFetchApp, NAME, PACKAGE_JSON } from './server.js';
+
+await runServer({
+  bin: NAME,
+  packageJson: PACKAGE_JSON,
+  usage: '[--user-agent <text>] [--ignore-robots-txt] [--allow-host <name>]... [--allow-cidr <range>]...',
+  options: {
+    'user-agent': { type: 'string', description: 'the User-Agent of tool calls', valueName: 'text' },
+    'ignore-robots-txt': { type: 'boolean', description: 'fetch pages that robots.txt disallows' },
+    'allow-host': {
+      type: 'string',
+      multiple: true,
+      description: 'a host reached although it is private, e.g. wiki.corp or *.corp (repeatable)',
+      valueName: 'name',
+    },
+    'allow-cidr': {
+      type: 'string',
+      multiple: true,
+      description: 'an address range reached although it is private, e.g. 10.1.0.0/16 (repeatable)',
+      valueName: 'range',
+    },
+  },
+  async create(cli, log) {
+    if (cli.positionals.length > 0) {
+      throw new UsageError(`Unexpected argument ${cli.positionals[0]}; this server takes flags only.`);
+    }
+    const allow = {
+      hosts: (cli.values['allow-host'] as string[] | undefined) ?? [],
+      cidrs: (cli.values['allow-cidr'] as string[] | undefined) ?? [],
+    };
+    try {
+      createAddressPolicy(allow); // a bad host pattern or range is the command line's fault
+    } catch (error) {
+      throw new UsageError(errorMessage(error));
+    }
+    const userAgent = cli.values['user-agent'] as string | undefined;
+    return createFetchApp({
+      log,
+      allow,
+      ignoreRobotsTxt: cli.values['ignore-robots-txt'] === true,
+      ...(userAgent !== undefined ? { userAgent } : {}),
+      ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
+      ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),
+    });
+  },
+});

@@ -1,0 +1,2 @@
+/** Every prompt of the fetch server. */
+export const prompts = [];

@@ -1,0 +1,2 @@
+/** Every prompt of the SQLite server. */
+export const prompts = [];

@@ -1,0 +1,2 @@
+/** Every resource and resource template of the SQLite server. */
+export const resources = [];
