@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     throw new Error(`Unknown --server "${name}"; this bench knows: ${names.join(', ')} (or all).`);
   }
   const plans: Plan[] = [];
-  for (const server of chosen) plans.push(await buildPlan(server, { sizes }));
+  for (const server of chosen) plans.push(await buildPlan(server, { sizes, outDir: run.outDir }));
   const scenarios = list(values.scenarios);
   const targets = list(values.targets);
   checkIds(

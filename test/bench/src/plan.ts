@@ -21,6 +21,10 @@ export type SizeName = 'full' | 'tiny';
 
 export interface PlanOptions {
   sizes: SizeName;
+  /** The bench's output folder: fixtures, results, and peers installed on first use. */
+  outDir: string;
+  /** Leave the peers out (the smoke test): a peer installed on first use is not fetched then. */
+  noPeers?: boolean;
 }
 
 /** Targets and the suites they run, for one server. */
@@ -36,9 +40,10 @@ export interface Plan {
 export interface PlanExtras {
   /**
    * Other implementations of the same server. They run the generic cold start and tools/list, and
-   * the extra scenarios that have an operation for their `impl`.
+   * the extra scenarios that have an operation for their `impl`. A peer may be installed on first
+   * use (see peers.ts) rather than be a dependency of the bench.
    */
-  peers?(): ServerTarget[];
+  peers?(options: PlanOptions): ServerTarget[] | Promise<ServerTarget[]>;
   /** Scenarios on fixtures of their own; their ids must differ from the generic ones. */
   suites?(options: PlanOptions): SealedSuite[];
 }
@@ -81,7 +86,11 @@ export async function buildPlan(server: DiscoveredServer, options: PlanOptions):
     throw new Error(`${server.path} is not built (no ${server.bin}); run "npx turbo run build" first.`);
   }
   const [world, extras] = await Promise.all([loadWorld(server), loadExtras(server.name)]);
-  const targets: Target[] = [...ourTargets(server.bin), ...(extras.peers?.() ?? []), FLOOR];
+  const targets: Target[] = [
+    ...ourTargets(server.bin),
+    ...(options.noPeers ? [] : ((await extras.peers?.(options)) ?? [])),
+    FLOOR,
+  ];
   const suites = [worldSuite(server.name, world, targets), ...(extras.suites?.(options) ?? [])];
   const ids = suites.flatMap((s) => s.scenarios.map((scenario) => scenario.id));
   const twice = ids.filter((id, i) => ids.indexOf(id) !== i);

@@ -20,6 +20,8 @@ export interface ServerTarget {
   impl: string;
   /** The bin to run with `node`; its arguments come from the fixture a scenario runs on. */
   bin: string;
+  /** The Node binary to run it with, when not this one (a peer that needs a newer Node). */
+  node?: string;
 }
 
 /** The same work done in the bench process with plain Node, no MCP. */
@@ -93,7 +95,7 @@ export interface Session {
  */
 export async function openSession(target: ServerTarget, args: readonly string[]): Promise<Session> {
   const transport = new InPlaceStdioTransport({
-    command: process.execPath,
+    command: target.node ?? process.execPath,
     args: [target.bin, ...args],
     env: getDefaultEnvironment(),
     stderr: 'pipe',

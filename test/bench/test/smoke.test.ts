@@ -23,7 +23,7 @@ describe('bench harness (smoke)', () => {
     '%s: a row per scenario and target, and a JSON file of every session',
     { timeout: 120_000 },
     async (_name, server) => {
-      const plan = await buildPlan(server, { sizes: 'tiny' });
+      const plan = await buildPlan(server, { sizes: 'tiny', outDir: out, noPeers: true });
       const targets = plan.targets.filter((t) => t.role !== 'peer');
       const result = await runBench(plan, {
         rounds: 1,

@@ -1,0 +1,148 @@
+/**
+ * The SQLite scenarios of the server issue: read_query returning 10,000 rows, list_tables on a
+ * thousand tables, describe_table on a 200-column table. Ours and the peer (mcp-server-sqlite-npx,
+ * a Node port of the official server) are asked for the same whole answer; the floor does the same
+ * reads with better-sqlite3 in the bench process and serialises them, no MCP.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import Database from 'better-sqlite3';
+import {
+  allPages,
+  type Op,
+  type OpResult,
+  type Scenario,
+  type SessionContext,
+  single,
+} from '../../scenario.js';
+import type { Session } from '../../session.js';
+import type { SqliteFixtures, SqliteSizes } from './fixtures.js';
+
+type S = Scenario<SqliteFixtures>;
+type Ctx = SessionContext<SqliteFixtures>;
+
+/** The implementation id of the peer's rows. */
+export const PEER_IMPL = 'sqlite-npx';
+
+const ITEMS_SQL = 'SELECT * FROM items ORDER BY id';
+
+const structured = (answer: CallToolResult): Record<string, unknown> =>
+  (answer.structuredContent as Record<string, unknown> | undefined) ?? {};
+
+/** A fast partial answer is no win: the rows of every page must add up to the table. */
+function expectRows(answers: readonly CallToolResult[], want: number): void {
+  const got = answers.reduce((n, a) => n + ((structured(a).rows as unknown[] | undefined)?.length ?? 0), 0);
+  if (got !== want) throw new Error(`read_query rows: got ${got}, expected ${want}.`);
+}
+
+/** Ours: the largest page the tool allows, then every further page. */
+const ourQuery =
+  (session: Session, { fixtures }: Ctx): Op =>
+  async () => {
+    const result = await allPages(session, 'read_query', { query: ITEMS_SQL, max_rows: fixtures.sizes.rows });
+    expectRows(result.answers, fixtures.sizes.rows);
+    return result;
+  };
+
+/** The peer answers the whole result in one text block of JSON. */
+const peerQuery =
+  (session: Session, { fixtures }: Ctx): Op =>
+  async () => {
+    const result = await single(session, 'read_query', { query: ITEMS_SQL });
+    const block = result.answers[0]?.content[0];
+    const rows = block?.type === 'text' ? (JSON.parse(block.text) as unknown[]) : [];
+    if (rows.length !== fixtures.sizes.rows)
+      throw new Error(`peer rows: got ${rows.length}, expected ${fixtures.sizes.rows}.`);
+    return result;
+  };
+
+const call =
+  (name: string, args: (f: SqliteFixtures) => Record<string, unknown>) =>
+  (session: Session, { fixtures }: Ctx): Op =>
+  () =>
+    single(session, name, args(fixtures));
+
+/** One read-only connection per floor session, opened on first use like a server's. */
+function floorDb(): (file: string) => Database.Database {
+  let db: Database.Database | undefined;
+  return (file) => {
+    db ??= new Database(file, { readonly: true });
+    return db;
+  };
+}
+
+const built = (value: unknown): OpResult => ({ answers: [], text: JSON.stringify(value) });
+
+const floorQuery = ({ fixtures }: Ctx): Op => {
+  const open = floorDb();
+  return async () => built(open(fixtures.file).prepare(ITEMS_SQL).all());
+};
+
+const floorTables = ({ fixtures }: Ctx): Op => {
+  const open = floorDb();
+  return async () =>
+    built(
+      open(fixtures.file).prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all(),
+    );
+};
+
+/** What describe_table shows: columns, indexes, foreign keys, the row count and a few rows. */
+const floorDescribe = ({ fixtures }: Ctx): Op => {
+  const open = floorDb();
+  return async () => {
+    const db = open(fixtures.file);
+    return built({
+      columns: db.prepare('SELECT * FROM pragma_table_xinfo(?)').all('wide'),
+      indexes: db.prepare('SELECT * FROM pragma_index_list(?)').all('wide'),
+      foreignKeys: db.prepare('SELECT * FROM pragma_foreign_key_list(?)').all('wide'),
+      rowCount: db.prepare('SELECT count(*) AS n FROM wide').get(),
+      sample: db.prepare('SELECT * FROM wide LIMIT 5').all(),
+    });
+  };
+};
+
+/** The issue's two targets for each scenario. */
+const goals = (what: string): S['goals'] => [
+  { metric: 'p50', versus: 'peer', atMost: 0.5, text: `${what} ≥ 2× faster than ${PEER_IMPL}` },
+  { metric: 'p50', versus: 'floor', atMost: 1.5, text: `${what} within 1.5× of better-sqlite3 in process` },
+];
+
+const count = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
+/** The SQLite scenarios of the server issue, in report order, titled with the sizes in use. */
+export function sqliteScenarios(sizes: SqliteSizes): S[] {
+  return [
+    {
+      id: 'query-10k',
+      title: `read_query ${count(sizes.rows)} rows`,
+      kind: 'calls',
+      warmup: 1,
+      calls: 10,
+      goals: goals(`read_query ${count(sizes.rows)} rows`),
+      server: { ours: ourQuery, [PEER_IMPL]: peerQuery },
+      floor: floorQuery,
+    },
+    {
+      id: 'list-tables-1k',
+      title: `list_tables ${count(sizes.tables)} tables`,
+      kind: 'calls',
+      warmup: 1,
+      calls: 20,
+      goals: goals(`list_tables ${count(sizes.tables)}`),
+      server: { ours: call('list_tables', () => ({})), [PEER_IMPL]: call('list_tables', () => ({})) },
+      floor: floorTables,
+    },
+    {
+      id: 'describe-200',
+      title: `describe_table ${sizes.columns} columns`,
+      kind: 'calls',
+      warmup: 1,
+      calls: 20,
+      goals: goals(`describe_table ${sizes.columns} columns`),
+      server: {
+        ours: call('describe_table', () => ({ table_name: 'wide' })),
+        [PEER_IMPL]: call('describe_table', () => ({ table_name: 'wide' })),
+      },
+      floor: floorDescribe,
+    },
+  ];
+}
