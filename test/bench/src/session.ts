@@ -22,6 +22,8 @@ export interface ServerTarget {
   bin: string;
   /** The Node binary to run it with, when not this one (a peer that needs a newer Node). */
   node?: string;
+  /** Extra environment variables for its process. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** The same work done in the bench process with plain Node, no MCP. */
@@ -97,7 +99,7 @@ export async function openSession(target: ServerTarget, args: readonly string[])
   const transport = new InPlaceStdioTransport({
     command: target.node ?? process.execPath,
     args: [target.bin, ...args],
-    env: getDefaultEnvironment(),
+    env: { ...getDefaultEnvironment(), ...target.env },
     stderr: 'pipe',
     maxBufferSize: BENCH_CLIENT_CAP_BYTES,
   });
