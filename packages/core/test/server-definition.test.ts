@@ -145,6 +145,8 @@ describe.each(['legacy', 'modern'] as const)('one handler shape, %s era', (era) 
       await expect(s.client.readResource({ uri: 'book:///nope' })).rejects.toMatchObject({
         code: ProtocolErrorCode.InvalidParams,
         data: { uri: 'book:///nope' },
+        // …carrying the resource's own sentence rather than the SDK's default.
+        message: expect.stringContaining('Nothing by that name exists.'),
       });
       // A user's mistake in a read is -32602 with its sentence.
       await expect(s.client.readResource({ uri: 'book:///blank' })).rejects.toMatchObject({

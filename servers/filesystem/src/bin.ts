@@ -13,6 +13,10 @@ await runServer({
       type: 'boolean',
       description: 'allow files that usually hold secrets (.env, keys, .ssh/…)',
     },
+    'confirm-overwrite': {
+      type: 'boolean',
+      description: 'ask the user before write_file replaces an existing file',
+    },
     'max-media-bytes': {
       type: 'string',
       description: 'largest file read_media_file returns (default 5242880)',
@@ -38,6 +42,7 @@ await runServer({
       log,
       readOnly: cli.common.readOnly,
       allowSensitive: cli.values['allow-sensitive'] === true,
+      confirmOverwrite: cli.values['confirm-overwrite'] === true,
       ...(maxMediaBytes ? { maxMediaBytes } : {}),
       ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
       ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),

@@ -6,9 +6,19 @@ import { type PathPolicy, resolvePath } from './fs/paths.js';
 export interface FsContext extends PathPolicy {
   /** Largest file read_media_file returns, in bytes. */
   readonly maxMediaBytes: number;
+  /**
+   * Ask the user before write_file replaces an existing file (`--confirm-overwrite`). Off by
+   * default, as with the official server: a model that rewrites a file it just read should not
+   * need a second round trip.
+   */
+  readonly confirmOverwrite: boolean;
 }
 
-export const DEFAULT_FS_CONTEXT: FsContext = { allowSensitive: false, maxMediaBytes: 5 * 1024 * 1024 };
+export const DEFAULT_FS_CONTEXT: FsContext = {
+  allowSensitive: false,
+  maxMediaBytes: 5 * 1024 * 1024,
+  confirmOverwrite: false,
+};
 
 /**
  * `defineTool`, `definePrompt` and `defineResourceTemplate` with `call.context` typed as

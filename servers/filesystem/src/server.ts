@@ -18,7 +18,8 @@ const INSTRUCTIONS =
   'Reads, writes, edits and searches files inside the allowed directories only (list_allowed_directories shows them). ' +
   'Paths may be absolute or relative to the first allowed directory. Prefer search_files and search_content to find ' +
   'things, read_text_file with offset/limit for big files, and edit_file (with dryRun to preview) over rewriting whole files. ' +
-  'Replacing, moving over and deleting files asks the user first.';
+  'Deleting a file, and replacing one with move_file or copy_file (overwrite: true), asks the user first.';
+const ASKS_OVERWRITE = ' write_file asks too before it replaces an existing file.';
 
 /**
  * The filesystem server: every tool, the `file://` resources and the prompts, over the directories
@@ -34,6 +35,7 @@ export function createFilesystemApp(options: FilesystemOptions): App<FsContext> 
   const context: FsContext = {
     allowSensitive: options.allowSensitive ?? DEFAULT_FS_CONTEXT.allowSensitive,
     maxMediaBytes: options.maxMediaBytes ?? DEFAULT_FS_CONTEXT.maxMediaBytes,
+    confirmOverwrite: options.confirmOverwrite ?? DEFAULT_FS_CONTEXT.confirmOverwrite,
   };
   return createApp<FsContext>(
     {
@@ -41,7 +43,10 @@ export function createFilesystemApp(options: FilesystemOptions): App<FsContext> 
       version: readPackageInfo(PACKAGE_JSON).version,
       title: 'mcpkit filesystem',
       description: 'Files inside the directories you allow: read, write, edit, search, watch.',
-      instructions: (a) => (a.readOnly ? `${INSTRUCTIONS} This server is read-only.` : INSTRUCTIONS),
+      instructions: (a) =>
+        a.readOnly
+          ? `${INSTRUCTIONS} This server is read-only.`
+          : `${INSTRUCTIONS}${context.confirmOverwrite ? ASKS_OVERWRITE : ''}`,
       tools,
       resources,
       prompts,

@@ -1,6 +1,7 @@
 /**
  * The review attack corpus, smaller findings: a confirmation names the real file it would change
- * (through a link, with .., for a copy and a move) and escapes a bidi override; a rewrite keeps the
+ * (through a link, with .., for a copy and a move, and an overwrite under --confirm-overwrite) and
+ * escapes a bidi override; a rewrite keeps the
  * permission bits but drops setuid and setgid; apply_patch reads "~" and "file:" in relative names
  * literally.
  */
@@ -24,7 +25,8 @@ describe.each(['legacy', 'modern'] as const)('finding: what a confirmation names
     await writeFile(join(w.allowed, 'src', 'main.ts'), 'main\n');
     await symlink(join(w.allowed, 'src', 'main.ts'), join(w.allowed, 'notes.txt'));
     await writeFile(join(w.allowed, 'a\u202Etxt.exe'), 'x\n');
-    app = createFilesystemApp({ roots: await RootSet.create([w.allowed]) });
+    // write_file asks only when the operator turns --confirm-overwrite on; its questions are checked here.
+    app = createFilesystemApp({ roots: await RootSet.create([w.allowed]), confirmOverwrite: true });
   });
   afterAll(async () => {
     await app.close();

@@ -25,7 +25,7 @@ describe('mcpkit-filesystem as a real process', () => {
 
   for (const era of ['legacy', 'modern'] as const) {
     for (const kind of ['stdio', 'http'] as const) {
-      it(`${kind}, ${era} era: read, write with confirmation, search, and an escape refused`, async () => {
+      it(`${kind}, ${era} era: read, write and replace, search, and an escape refused`, async () => {
         const transport: TestTransport =
           kind === 'stdio' ? { stdio: { command: process.execPath, args: [BIN, w.allowed] } } : { http: url };
         const outsideBefore = await treeHash(w.outside);
@@ -59,6 +59,36 @@ describe('mcpkit-filesystem as a real process', () => {
       });
     }
   }
+
+  it('--confirm-overwrite makes write_file ask before replacing, and --help lists it', async () => {
+    const target = join(w.allowed, 'guarded.txt');
+    await writeFile(target, 'kept\n');
+    const args = [BIN, '--confirm-overwrite', w.allowed];
+    const blind = await connect(undefined, {
+      era: 'legacy',
+      transport: { stdio: { command: process.execPath, args } },
+    });
+    try {
+      const refused = await blind.callTool('write_file', { path: target, content: 'lost' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/call again with "confirm": true/);
+      expect(await readFile(target, 'utf8')).toBe('kept\n');
+      expect(
+        (await blind.callTool('write_file', { path: target, content: 'new', confirm: true })).isError,
+      ).toBeFalsy();
+      expect(await readFile(target, 'utf8')).toBe('new');
+    } finally {
+      await blind.close();
+    }
+    const help = await new Promise<string>((resolve) => {
+      const c = spawn(process.execPath, [BIN, '--help']);
+      let out = '';
+      c.stdout.on('data', (d: Buffer) => (out += d));
+      c.stderr.on('data', (d: Buffer) => (out += d));
+      c.on('exit', () => resolve(out));
+    });
+    expect(help).toContain('--confirm-overwrite');
+  });
 
   it('refuses to start without a directory, with one sentence and exit code 2', async () => {
     const result = await new Promise<{ code: number | null; err: string }>((resolve) => {

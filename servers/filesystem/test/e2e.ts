@@ -95,16 +95,20 @@ async function everyFeature(ctx: ScenarioContext): Promise<void> {
   expect(model.requests.length).toBe(2);
   expect(JSON.stringify(model.requests[1]?.messages)).toContain('Guide');
 
-  // Elicitation: overwriting asks first; a decline keeps the file, an accept replaces it.
+  // Writing replaces a file in one call, as the official server does: nothing is asked.
   const file = join(dir, 'e2e.txt');
   expect(textOf(await session.callTool('write_file', { path: file, content: 'one' }))).toContain('Created');
-  elicitor.next = 'decline';
-  const declined = await session.callTool('write_file', { path: file, content: 'two' });
-  expect(textOf(declined)).toContain('declined');
-  expect(await readFile(file, 'utf8')).toBe('one');
-  elicitor.next = 'accept';
   expect(textOf(await session.callTool('write_file', { path: file, content: 'two' }))).toContain('Replaced');
   expect(await readFile(file, 'utf8')).toBe('two');
+  expect(elicitor.asked).toHaveLength(0);
+
+  // Elicitation: deleting asks first; a decline keeps the file, an accept deletes it.
+  elicitor.next = 'decline';
+  expect(textOf(await session.callTool('delete_file', { path: file }))).toContain('declined');
+  expect(await readFile(file, 'utf8')).toBe('two');
+  elicitor.next = 'accept';
+  expect(textOf(await session.callTool('delete_file', { path: file }))).toContain('Deleted');
+  await expect(readFile(file, 'utf8')).rejects.toThrow();
   expect(elicitor.asked).toHaveLength(2);
 
   // Subscription: a change made outside the server reaches the client.
@@ -129,9 +133,6 @@ async function everyFeature(ctx: ScenarioContext): Promise<void> {
     { path: tree, query: '(a|aa)+$', regex: true, timeoutMs: 30_000 },
     { after: 400, within: 2000, serverGoesIdle: true },
   );
-
-  elicitor.next = 'accept';
-  expect(textOf(await session.callTool('delete_file', { path: file }))).toContain('Deleted');
 }
 
 export const scenario = defineScenario({

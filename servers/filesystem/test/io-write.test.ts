@@ -1,7 +1,9 @@
 import { chmod, link, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RootSet } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFilesystemApp } from '../src/server.js';
 import { treeHash, world } from './harness.js';
 import { asker, ERAS, expectError, ioApp, ok, open, type TestSession, type World } from './io-kit.js';
 
@@ -38,33 +40,83 @@ describe.each(ERAS)('writing files, %s era', (era) => {
   it('creates a new file without asking, and says so', async () => {
     const s = await asking();
     const text = ok(await s.callTool('write_file', { path: 'new.txt', content: 'héllo' }));
-    expect(text).toBe(`Created ${join(w.allowed, 'new.txt')} (6 bytes written).`);
+    expect(text).toBe('Created "new.txt" (6 bytes written).');
     expect(await readFile(join(w.allowed, 'new.txt'), 'utf8')).toBe('héllo');
     expect(ask.asked).toEqual([]);
     const tool = (await s.client.listTools()).tools.find((t) => t.name === 'write_file');
     expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
 
-  it('replaces an existing file only when the user accepts', async () => {
+  it('replaces an existing file in one call, as the official server does, asking nothing', async () => {
     const s = await asking();
-    answer = 'decline';
-    const declined = ok(await s.callTool('write_file', { path: 'old.txt', content: 'new', confirm: true }));
-    expect(declined).toMatch(/left unchanged/);
-    expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('old\n');
-    answer = 'accept';
-    expect(ok(await s.callTool('write_file', { path: 'old.txt', content: 'new' }))).toMatch(
-      /^Replaced .*old\.txt/,
-    );
+    const text = ok(await s.callTool('write_file', { path: 'old.txt', content: 'new' }));
+    expect(text).toBe('Replaced "old.txt" (3 bytes written).');
     expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('new');
-    expect(ask.asked).toEqual(['Overwrite "old.txt"?', 'Overwrite "old.txt"?']);
+    expect(ask.asked).toEqual([]);
+    await s.close();
+    const t = await blind();
+    ok(await t.callTool('write_file', { path: join(w.allowed, 'old.txt'), content: 'newer' }));
+    expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('newer');
   });
 
-  it('needs confirm: true to replace when the client cannot ask', async () => {
-    const s = await blind();
-    expectError(await s.callTool('write_file', { path: 'old.txt', content: 'new' }), w, /confirm/);
-    expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('old\n');
-    ok(await s.callTool('write_file', { path: 'old.txt', content: 'new', confirm: true }));
-    expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('new');
+  describe('with --confirm-overwrite', () => {
+    beforeEach(async () => {
+      await app.close();
+      app = await ioApp([w.allowed], { settings: { confirmOverwrite: true } });
+    });
+
+    it('asks before replacing, keeps the file on a decline and replaces it on an accept', async () => {
+      const s = await asking();
+      answer = 'decline';
+      // The model's confirm: true is not the user's consent when the client can ask.
+      const declined = ok(await s.callTool('write_file', { path: 'old.txt', content: 'new', confirm: true }));
+      expect(declined).toBe('"old.txt" was left unchanged: the user declined to overwrite it.');
+      expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('old\n');
+      answer = 'accept';
+      expect(ok(await s.callTool('write_file', { path: 'old.txt', content: 'new' }))).toBe(
+        'Replaced "old.txt" (3 bytes written).',
+      );
+      expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('new');
+      expect(ask.asked).toEqual(['Overwrite "old.txt"?', 'Overwrite "old.txt"?']);
+    });
+
+    it('does not ask to create a new file', async () => {
+      const s = await asking();
+      ok(await s.callTool('write_file', { path: 'fresh.txt', content: 'x' }));
+      expect(ask.asked).toEqual([]);
+      expect(await readFile(join(w.allowed, 'fresh.txt'), 'utf8')).toBe('x');
+    });
+
+    it('needs confirm: true to replace when the client cannot ask', async () => {
+      const s = await blind();
+      const text = expectError(
+        await s.callTool('write_file', { path: 'old.txt', content: 'new' }),
+        w,
+        /confirm/,
+      );
+      expect(text).toBe(
+        'Overwrite "old.txt"? This client cannot ask the user, so call again with "confirm": true once the user has agreed.',
+      );
+      expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('old\n');
+      ok(await s.callTool('write_file', { path: 'old.txt', content: 'new', confirm: true }));
+      expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('new');
+    });
+
+    it('is said in the instructions of the full server', async () => {
+      const plain = createFilesystemApp({ roots: await RootSet.create([w.allowed]) });
+      const asks = createFilesystemApp({ roots: await RootSet.create([w.allowed]), confirmOverwrite: true });
+      try {
+        const a = await open(plain, era);
+        const b = await open(asks, era);
+        expect(a.client.getInstructions() ?? '').not.toContain('write_file asks');
+        expect(b.client.getInstructions() ?? '').toContain('write_file asks');
+        await a.close();
+        await b.close();
+      } finally {
+        await plain.close();
+        await asks.close();
+      }
+    });
   });
 
   it('keeps the mode of a replaced file and leaves no temporary file behind', async () => {
@@ -112,8 +164,10 @@ describe.each(ERAS)('writing files, %s era', (era) => {
   it('writes the real file behind a symlink that stays inside, keeping the link', async () => {
     await symlink('old.txt', join(w.allowed, 'alias'));
     const s = await blind();
-    const text = ok(await s.callTool('write_file', { path: 'alias', content: 'via link', confirm: true }));
-    expect(text).toContain(join(w.allowed, 'old.txt'));
+    const text = ok(await s.callTool('write_file', { path: 'alias', content: 'via link' }));
+    // Which file changed, in the display form: never the host path the caller did not send.
+    expect(text).toBe('Replaced "alias" (that is "allowed/old.txt") (8 bytes written).');
+    expect(text).not.toContain(w.base);
     expect(await readFile(join(w.allowed, 'old.txt'), 'utf8')).toBe('via link');
     expect(await readFile(join(w.allowed, 'alias'), 'utf8')).toBe('via link');
   });
@@ -148,9 +202,7 @@ describe.each(ERAS)('writing files, %s era', (era) => {
 
   it('creates directories with their parents, idempotently, inside the roots only', async () => {
     const s = await blind();
-    expect(ok(await s.callTool('create_directory', { path: 'a/b/c' }))).toBe(
-      `Created directory ${join(w.allowed, 'a', 'b', 'c')}.`,
-    );
+    expect(ok(await s.callTool('create_directory', { path: 'a/b/c' }))).toBe('Created directory "a/b/c".');
     expect((await stat(join(w.allowed, 'a', 'b', 'c'))).isDirectory()).toBe(true);
     expect(ok(await s.callTool('create_directory', { path: 'a/b/c' }))).toMatch(/already exists/);
     expectError(await s.callTool('create_directory', { path: 'old.txt' }), w, /not a directory/);

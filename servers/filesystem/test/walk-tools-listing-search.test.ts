@@ -2,6 +2,7 @@
  * The listing and search tools over one small tree, in both eras: what they show as text and as
  * data, paging with cursors, links and secrets left out, and errors that name no host path.
  */
+import { existsSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '@mcpkit/core/server';
@@ -203,12 +204,17 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
     );
   });
 
-  it('search_files lists absolute paths as text and the same matches relative to root as data', async () => {
+  it('search_files lists paths under the directory as the caller named it, and the same matches relative to root as data', async () => {
     const r = await s.callTool('search_files', { path: 'src', pattern: '*.ts' });
     const { root, matches } = data<{ root: string; matches: string[] }>(r);
-    expect(root).toBe(join(w.allowed, 'src'));
+    expect(root).toBe('src');
     expect(matches).toEqual(['gen/out.ts', 'index.ts', 'util.ts']);
-    expect(textOf(r).split('\n')).toEqual(matches.map((m) => join(root, m)));
+    expect(textOf(r).split('\n')).toEqual(['src/gen/out.ts', 'src/index.ts', 'src/util.ts']);
+    // Absolute in, absolute out, as the official server answers; each line works as a path again.
+    const abs = await s.callTool('search_files', { path: join(w.allowed, 'src'), pattern: '*.ts' });
+    expect(textOf(abs).split('\n')).toEqual(matches.map((m) => join(w.allowed, 'src', m)));
+    // A relative line is relative to the first allowed directory, as every tool reads a relative path.
+    for (const line of textOf(r).split('\n')) expect(existsSync(join(w.allowed, line)), line).toBe(true);
   });
 
   it('search_files pages by resuming the walk, and refuses a forged or foreign cursor', async () => {

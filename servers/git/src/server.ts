@@ -17,6 +17,14 @@ export type GitOptions = AppOptions &
     defaultRepository?: string;
     /** Configuration keys allowed although they would run a program (lower-case names). */
     allowConfigKeys?: readonly string[];
+    /**
+     * The file (an absolute path) git reads as its global configuration on every command (who
+     * commits, text settings), instead of the vetted copy of the user's own global configuration that the server
+     * writes by default; `/dev/null` for none. Given by whoever embeds the app, never by a client:
+     * git reads every key in it and, unlike a repository's configuration, it is not vetted, so it
+     * must be a file the embedder trusts. The bin never sets it.
+     */
+    globalConfigFile?: string;
   };
 
 /**
@@ -30,12 +38,17 @@ export type GitOptions = AppOptions &
  * ```
  */
 export function createGitApp(options: GitOptions): App<GitContext> {
-  // Written on first use, not at start: a server that is only listed never touches the disk.
+  // The vetted copy is written on first use, not at start: a server that is only listed never
+  // touches the disk.
   let vetted: ReturnType<typeof writeVettedConfig> | undefined;
-  const globalConfig = async () => {
-    vetted ??= writeVettedConfig();
-    return (await vetted).path;
-  };
+  const given = options.globalConfigFile;
+  const globalConfig =
+    given !== undefined
+      ? async () => given
+      : async () => {
+          vetted ??= writeVettedConfig();
+          return (await vetted).path;
+        };
   return createApp<GitContext>(
     {
       name: NAME,

@@ -9,7 +9,8 @@ import type { Logger } from '../logging/logger.js';
 
 export function toProtocolError(log: Logger, what: string, error: unknown, uri?: string): never {
   if (error instanceof ProtocolError) throw error;
-  if (error instanceof NotFound && uri) throw new ResourceNotFoundError(uri);
+  // The resource's own sentence says what is missing and what to do; the SDK's default repeats the URI.
+  if (error instanceof NotFound && uri) throw new ResourceNotFoundError(uri, error.message);
   if (isUserError(error)) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, uri ? { uri } : undefined);
   }

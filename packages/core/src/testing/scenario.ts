@@ -28,12 +28,20 @@ export interface TaskStep {
 /** Answers elicitation requests the way the scenario says, and records what was asked. */
 export class Elicitor {
   next: 'accept' | 'decline' = 'accept';
+  /**
+   * What the next accept sends, once; `{ confirm: true }` otherwise. A form with fields of its own
+   * (an edited commit message) is filled in here.
+   */
+  content: Record<string, string | number | boolean | string[]> | undefined;
   readonly asked: string[] = [];
 
   answer = (params: ElicitRequestParams): ElicitResult => {
     this.asked.push(params.message);
+    if (this.next !== 'accept') return { action: 'decline' };
     // Every destructive tool asks a yes/no form whose one field is `confirm`.
-    return this.next === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    const content = this.content ?? { confirm: true };
+    this.content = undefined;
+    return { action: 'accept', content };
   };
 }
 

@@ -50,3 +50,16 @@ export function formatSize(bytes: number): string {
   if (unit === 0) return `${bytes} B`;
   return `${(bytes / 1024 ** unit).toFixed(2)} ${UNITS[unit]}`;
 }
+
+/**
+ * A path below a directory, spelled from the caller's name for that directory, so a listed path can
+ * be passed straight back to a tool and shows no real path the caller did not send.
+ *
+ * @example beneath('src/', 'lib/a.ts') // 'src/lib/a.ts'
+ */
+export function beneath(dir: string, relative: string): string {
+  if (relative === '') return dir;
+  if (dir === '') return relative;
+  // "/" trims to "", and the entries sit right under it: "/etc".
+  return `${dir.replace(/[\\/]+$/, '')}/${relative}`;
+}

@@ -41,7 +41,7 @@ export const explainDirectory = definePrompt({
           content: {
             type: 'text',
             text:
-              `Explain what the directory ${target.real} is for and how it is organised. ` +
+              `Explain what the directory ${escapeName(args.path)} is for and how it is organised. ` +
               `Use the filesystem tools to open the files that matter.\n\n${lines.join('\n')}`,
           },
         },

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { definePrompt } from '../context.js';
+import { escapeName } from '../fs/display.js';
 import { resolvePath } from '../fs/paths.js';
 import { completePath } from '../resources/complete-path.js';
 import { readTextBounded } from './read-bounded.js';
@@ -33,7 +34,7 @@ export const reviewFile = definePrompt({
           role: 'user',
           content: {
             type: 'text',
-            text: `Review the file ${target.real} and suggest concrete, prioritised improvements.${focus}\n\n${text}`,
+            text: `Review the file ${escapeName(args.path)} and suggest concrete, prioritised improvements.${focus}\n\n${text}`,
           },
         },
       ],

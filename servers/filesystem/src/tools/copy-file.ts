@@ -58,9 +58,11 @@ export const copyFile = defineTool({
     }
     if (!existing) await requireParent(target.real, target.display);
     const roots = await call.roots();
-    const question = `Replace ${askName(roots, args.destination, target)} with a copy of ${askName(roots, args.source, source)}?`;
+    const from = askName(roots, args.source, source);
+    const to = askName(roots, args.destination, target);
+    const question = `Replace ${to} with a copy of ${from}?`;
     if (existing && !confirm(call.flow, { message: question, explicit: args.confirm })) {
-      return { text: `"${args.destination}" was left unchanged: the user declined to replace it.` };
+      return { text: `${to} was left unchanged: the user declined to replace it.` };
     }
     const bytes = await copyFileAtomic(source, target.real, {
       // A replaced file keeps its own mode, as with write_file.
@@ -69,7 +71,7 @@ export const copyFile = defineTool({
       display: target.display,
     });
     return {
-      text: `Copied ${source.real} to ${target.real} (${bytes} bytes; ${existing ? 'replaced the existing file' : 'new file'}).`,
+      text: `Copied ${from} to ${to} (${bytes} bytes; ${existing ? 'replaced the existing file' : 'new file'}).`,
     };
   },
 });

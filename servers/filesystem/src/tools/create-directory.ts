@@ -5,6 +5,7 @@ import type { ResolvedPath } from '@mcpkit/core/roots';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
 import { lstatIfAny } from '../fs/existing.js';
+import { askName } from '../fs/paths.js';
 import { changedError, PinnedDir } from '../fs/pinned.js';
 
 function codeOf(error: unknown): string | undefined {
@@ -56,8 +57,9 @@ export const createDirectory = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ path }, call) {
     const target = await resolveArg(call, path, 'create-dir');
+    const name = askName(await call.roots(), path, target);
     const existing = await lstatIfAny(target.real);
-    if (existing?.isDirectory()) return { text: `Directory ${target.real} already exists.` };
+    if (existing?.isDirectory()) return { text: `Directory ${name} already exists.` };
     if (existing) throw new UserError(`"${target.display}" already exists and is not a directory.`);
     try {
       await makeDirectories(target);
@@ -70,6 +72,6 @@ export const createDirectory = defineTool({
         );
       throw error;
     }
-    return { text: `Created directory ${target.real}.` };
+    return { text: `Created directory ${name}.` };
   },
 });

@@ -60,25 +60,25 @@ export const deleteFile = defineTool({
       const what = entriesPhrase(count);
       const question = `Delete the directory ${name} and the ${what} in it?`;
       if (!confirm(call.flow, { message: question, explicit: args.confirm })) {
-        return { text: `Nothing was deleted: the user declined to delete "${args.path}".` };
+        return { text: `Nothing was deleted: the user declined to delete ${name}.` };
       }
       await withParentDir(entry.real, entry.display, async (dir, base) => {
         await assertSameEntry(dir.entry(base), entry.stats, entry.display);
         await removeTree(dir, base, { signal: call.signal });
       });
-      return { text: `Deleted the directory ${entry.real} and the ${what} in it.` };
+      return { text: `Deleted the directory ${name} and the ${what} in it.` };
     }
     const link = entry.stats.isSymbolicLink();
     const question = link
       ? `Delete the symbolic link ${name}? What it points to is kept.`
       : `Delete ${name}?`;
     if (!confirm(call.flow, { message: question, explicit: args.confirm })) {
-      return { text: `Nothing was deleted: the user declined to delete "${args.path}".` };
+      return { text: `Nothing was deleted: the user declined to delete ${name}.` };
     }
     await withParentDir(entry.real, entry.display, async (dir, base) => {
       await assertSameEntry(dir.entry(base), entry.stats, entry.display);
       await unlink(dir.entry(base));
     });
-    return { text: `Deleted ${link ? 'the symbolic link ' : ''}${entry.real}.` };
+    return { text: `Deleted ${link ? 'the symbolic link ' : ''}${name}.` };
   },
 });

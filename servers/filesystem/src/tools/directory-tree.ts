@@ -1,4 +1,3 @@
-import { sep } from 'node:path';
 import { utf8ByteLength } from '@mcpkit/core/limits';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
@@ -51,7 +50,7 @@ export const directoryTree = defineTool({
     respectGitignore: z.boolean().optional().describe('Leave out what .gitignore files ignore, and .git'),
   }),
   output: z.object({
-    root: z.string().describe('Absolute path of the directory'),
+    root: z.string().describe('The directory, as the caller gave it'),
     entries: z.number().describe('Entries in the tree'),
     truncated: z.boolean().describe('True when the tree stops early (maxEntries or output size)'),
   }),
@@ -74,7 +73,8 @@ export const directoryTree = defineTool({
 
     // Cut by size here, between lines, with a hint: core's own cut would fall mid-line with none.
     const budget = pageBudget(call.app.outputLimitBytes);
-    const lines = [escapeName(dir.real.endsWith(sep) ? dir.real : `${dir.real}/`)];
+    // The caller's name for the directory heads the tree, never the real path it resolved to.
+    const lines = [escapeName(/[\\/]$/.test(args.path) ? args.path : `${args.path}/`)];
     let used = utf8ByteLength(lines[0]!);
     let entries = 0;
     let stop: 'entries' | 'size' | undefined;
@@ -99,7 +99,7 @@ export const directoryTree = defineTool({
     call.log.info(`directory_tree: ${entries} entries${stop ? ' (cut short)' : ''}`);
     return {
       text: notes.length > 0 ? `${tree}\n\n${notes.join('\n')}` : tree,
-      structured: { root: dir.real, entries, truncated: stop !== undefined },
+      structured: { root: args.path, entries, truncated: stop !== undefined },
     };
   },
 });

@@ -59,7 +59,7 @@ export const editFile = defineTool({
           replaceAll: z.boolean().optional().describe('Replace every occurrence instead of exactly one'),
         }),
       )
-      .min(1)
+      // No minimum: the official server takes an empty list (and changes nothing), so this does too.
       .max(100)
       .describe('Replacements, applied in order'),
     dryRun: z.boolean().optional().describe('Preview the change as a diff without writing it'),

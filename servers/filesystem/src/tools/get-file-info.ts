@@ -2,9 +2,10 @@ import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
+import { escapeName } from '../fs/display.js';
 
 const FileInfo = z.object({
-  path: z.string().describe('Absolute real path'),
+  path: z.string().describe('The path as the caller gave it'),
   type: z.enum(['file', 'directory', 'symlink', 'other']),
   size: z.number().describe('Size in bytes'),
   created: z.string().optional().describe('Creation time (ISO 8601), when the file system records it'),
@@ -36,7 +37,8 @@ export const getFileInfo = defineTool({
     const target = await resolveArg(call, path);
     const stats = await lstat(target.real);
     const info: Info = {
-      path: target.real,
+      // The caller's words: the real path behind a link is a host path the caller never sent.
+      path,
       type: typeOf(stats),
       size: stats.size,
       // A zero birth time means the file system does not record one: leave it out rather than say 1970.
@@ -47,6 +49,8 @@ export const getFileInfo = defineTool({
     };
     const lines = Object.entries({
       ...info,
+      // Escaped in the text, so a newline in the path cannot forge a line of its own.
+      path: escapeName(path),
       isDirectory: info.type === 'directory',
       isFile: info.type === 'file',
     }).map(([key, value]) => `${key}: ${value}`);

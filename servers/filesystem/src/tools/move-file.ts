@@ -58,11 +58,13 @@ export const moveFile = defineTool({
       throw new UserError(`"${target.display}" is a file; a directory cannot replace a file.`);
     }
     if (!existing) await requireParent(target.real, target.display);
-    const question = `Replace ${askName(roots, args.destination, target)} with ${askName(roots, args.source, source)} (moved)?`;
+    const from = askName(roots, args.source, source);
+    const to = askName(roots, args.destination, target);
+    const question = `Replace ${to} with ${from} (moved)?`;
     if (existing && !confirm(call.flow, { message: question, explicit: args.confirm })) {
-      return { text: `Nothing was moved: the user declined to replace "${args.destination}".` };
+      return { text: `Nothing was moved: the user declined to replace ${to}.` };
     }
     await moveEntry(source, target, call.signal);
-    return { text: `Moved ${source.real} to ${target.real}.` };
+    return { text: `Moved ${from} to ${to}.` };
   },
 });

@@ -1,34 +1,34 @@
 import type { FileHandle } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
-import { MEDIA_EXTENSIONS, mediaTypeOf } from '../fs/mime.js';
+import { binaryTypeOf, MEDIA_EXTENSIONS, mediaTypeOf } from '../fs/mime.js';
 import { openRegularFile } from '../fs/safe-open.js';
 
 const CHUNK = 256 * 1024;
 
 /**
- * Returns an image or audio file as a base64 content block. The size is checked on the open file
- * before anything is read, so an oversized file costs nothing.
+ * Returns a file as base64: an image or audio file as an image or audio content block, anything
+ * else (a PDF, an archive, a font) as an embedded resource with its MIME type, as the official
+ * server does. The size is checked on the open file before anything is read, so an oversized file
+ * costs nothing. The resource's URI is the `file://` URI this server's resources use for the file.
  */
 export const readMediaFile = defineTool({
   name: 'read_media_file',
   title: 'Read media file',
   description:
-    `Reads an image or audio file and returns it as base64 data with its MIME type. The type comes from ` +
-    `the extension (${MEDIA_EXTENSIONS.join(', ')}); files over the server's media size limit are refused. ` +
-    'Only works within the allowed directories.',
-  input: z.object({ path: z.string().describe('The image or audio file to read') }),
+    'Reads a file and returns it as base64 data with its MIME type. Image and audio files ' +
+    `(${MEDIA_EXTENSIONS.join(', ')}) come back as image or audio content; any other file (PDF, archive, ` +
+    'font…) as an embedded resource, typed application/octet-stream when its extension says nothing. Files ' +
+    "over the server's media size limit are refused; use read_text_file for text. Only works within the " +
+    'allowed directories.',
+  input: z.object({ path: z.string().describe('The file to read: an image, audio or any binary file') }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run({ path }, call) {
     const file = await resolveArg(call, path);
     const media = mediaTypeOf(file.real);
-    if (!media) {
-      throw new UserError(
-        `"${file.display}" is not an image or audio file this tool sends (by its extension); use read_text_file for text.`,
-      );
-    }
     const cap = call.context.maxMediaBytes;
     const { handle, size } = await openRegularFile(file.real, file.display);
     try {
@@ -38,9 +38,21 @@ export const readMediaFile = defineTool({
         );
       }
       const data = await readUpTo(handle, cap, file.display, call.signal);
+      if (media) {
+        return {
+          text: `${media.kind === 'image' ? 'Image' : 'Audio'} ${media.mimeType}, ${data.length} bytes.`,
+          content: [{ type: media.kind, data: data.toString('base64'), mimeType: media.mimeType }],
+        };
+      }
+      const mimeType = binaryTypeOf(file.real);
       return {
-        text: `${media.kind === 'image' ? 'Image' : 'Audio'} ${media.mimeType}, ${data.length} bytes.`,
-        content: [{ type: media.kind, data: data.toString('base64'), mimeType: media.mimeType }],
+        text: `File ${mimeType}, ${data.length} bytes, as an embedded resource.`,
+        content: [
+          {
+            type: 'resource',
+            resource: { uri: pathToFileURL(file.real).href, mimeType, blob: data.toString('base64') },
+          },
+        ],
       };
     } finally {
       await handle.close();

@@ -4,6 +4,7 @@ import { CancelledError, checkpoint } from '@mcpkit/core/progress';
 import { sanitizeForMessage } from '@mcpkit/core/roots';
 import * as z from 'zod';
 import { defineTool } from '../context.js';
+import { escapeName } from '../fs/display.js';
 import { resolvePath } from '../fs/paths.js';
 import { readTextWindow } from '../fs/read-text.js';
 
@@ -49,21 +50,23 @@ export const readMultipleFiles = defineTool({
       const separator = i === 0 ? '' : SEPARATOR;
       try {
         const file = await resolvePath(roots, policy, input, 'read');
-        const header = `${separator}${file.real}:\n`;
+        // Under the caller's own path, as the official server shows it, never the real path behind it.
+        const shown = escapeName(input);
+        const header = `${separator}${shown}:\n`;
         const share = budget.remaining - utf8ByteLength(header) - 1;
         if (share < MIN_SHARE) {
-          skipped.push(file.real);
+          skipped.push(shown);
         } else {
           const { text, truncated } = await readTextWindow(
             file,
             { kind: 'range', first: 0 },
             {
               byteLimit: share,
-              resume: (next) => `Read the rest with read_text_file, path "${file.real}", ${next}.`,
+              resume: (next) => `Read the rest with read_text_file, path ${JSON.stringify(input)}, ${next}.`,
               signal: call.signal,
             },
           );
-          if (truncated) cut.push(file.real);
+          if (truncated) cut.push(shown);
           sections.push(budget.take(`${header}${text}\n`).text);
         }
       } catch (error) {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
-import { escapeName } from '../fs/display.js';
+import { beneath, escapeName } from '../fs/display.js';
 import { compileExcludes, compileGlob } from '../fs/glob.js';
 import { type Hidden, listingFilter, listingNotes, walkSource } from '../fs/listing.js';
 import { boundedPage, cursorList, pageBudget } from '../fs/paging.js';
@@ -11,8 +11,10 @@ import { isWalkPosition, type WalkOptions, walkStats } from '../fs/walk.js';
  * the cursor holds the walk position, so the next page resumes the walk where this one stopped.
  * Matching rules are in `compileGlob` (src/fs/glob.ts).
  *
- * The text lists absolute paths, as the official server does. `structuredContent` carries the same
- * matches relative to `root`: repeating the directory on every one of thousands of lines would
+ * The text lists each match under the directory as the caller named it: absolute when the caller
+ * gave an absolute path, as the official server's are, and never a real path the caller did not
+ * send (a root reached through a link stays spelled the caller's way), so every line can be passed
+ * back to a tool as it is. `structuredContent` carries the same matches relative to `root`: repeating the directory on every one of thousands of lines would
  * make the answer twice the size of its text, and a client's reader pays for an answer's size
  * more than linearly (the SDK's stdio reader copies its buffer on every chunk).
  */
@@ -20,7 +22,7 @@ export const searchFiles = defineTool({
   name: 'search_files',
   title: 'Search for files',
   description:
-    'Finds files and directories under a path whose name matches a glob, at any depth: "*.ts" finds every .ts file. A pattern with "/" matches the path from the search directory instead ("src/*.ts"), and a plain word with no glob characters matches names containing it, ignoring case. Symbolic links are listed but not followed. Returns absolute paths, a page at a time: pass the returned cursor to continue.',
+    'Finds files and directories under a path whose name matches a glob, at any depth: "*.ts" finds every .ts file. A pattern with "/" matches the path from the search directory instead ("src/*.ts"), and a plain word with no glob characters matches names containing it, ignoring case. Symbolic links are listed but not followed. Returns paths under path as given (absolute for an absolute path), a page at a time: pass the returned cursor to continue.',
   input: z.object({
     path: z
       .string()
@@ -31,7 +33,7 @@ export const searchFiles = defineTool({
     cursor: z.string().optional().describe('The nextCursor of the previous page, to continue'),
   }),
   output: z.object({
-    root: z.string().describe('Absolute path of the directory searched'),
+    root: z.string().describe('The directory searched, as the caller gave it'),
     matches: z
       .array(z.string())
       .describe('The matches on this page, as paths relative to root with "/" between names'),
@@ -68,7 +70,7 @@ export const searchFiles = defineTool({
       signal: call.signal,
       isPosition: isWalkPosition,
       budgetBytes: pageBudget(app.outputLimitBytes),
-      render: (entry) => escapeName(entry.path),
+      render: (entry) => escapeName(beneath(args.path, entry.relative)),
     });
     const lines = page.texts.length > 0 ? [...page.texts] : ['No matches found'];
     lines.push(...listingNotes(stats, hidden));
@@ -78,7 +80,7 @@ export const searchFiles = defineTool({
     return {
       text: lines.join('\n'),
       structured: {
-        root: dir.real,
+        root: args.path,
         matches: page.items.map((entry) => entry.relative),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       },

@@ -3,6 +3,7 @@ import type { RootSet } from '@mcpkit/core/roots';
 import { loopTool, runToolLoop, SamplingUnavailableError } from '@mcpkit/core/sampling';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
+import { escapeName } from '../fs/display.js';
 import { type PathPolicy, resolvePath } from '../fs/paths.js';
 import { isSensitive } from '../fs/sensitive.js';
 import { listDirectory } from '../fs/verified-listing.js';
@@ -70,7 +71,7 @@ export const summarizeDirectory = defineTool({
             role: 'user',
             content: {
               type: 'text',
-              text: `Directory ${dir.real}:\n${entries.join('\n')}\n\n${args.question ?? 'What does this directory contain, and how is it organised?'}`,
+              text: `Directory ${escapeName(args.path)}:\n${entries.join('\n')}\n\n${args.question ?? 'What does this directory contain, and how is it organised?'}`,
             },
           },
         ],

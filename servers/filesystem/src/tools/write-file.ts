@@ -7,24 +7,28 @@ import { lstatIfAny, requireParent } from '../fs/existing.js';
 import { askName } from '../fs/paths.js';
 
 /**
- * Creates or replaces a file atomically. Replacing asks first. The write goes to the resolved real
- * path, through a temporary file and a rename, so it keeps the file's mode, breaks a hard link
- * instead of writing through it, and never follows a link planted at the target.
+ * Creates or replaces a file atomically, in one call, as the official server does. The write goes
+ * to the resolved real path, through a temporary file and a rename, so it keeps the file's mode,
+ * breaks a hard link instead of writing through it, and never follows a link planted at the
+ * target. With `--confirm-overwrite` the operator makes every replacement ask the user first.
  */
 export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write file',
   description:
-    'Creates a new file with the given text, or replaces an existing file after the user confirms (clients ' +
-    'that cannot ask need confirm: true). The write is atomic and keeps the existing file mode. The ' +
-    'directory must already exist. Only works within the allowed directories.',
+    'Creates a new file with the given text, or completely replaces an existing one. The write is atomic and ' +
+    'keeps the existing file mode. The directory must already exist. If the server was started with ' +
+    '--confirm-overwrite, replacing asks the user first (clients that cannot ask need confirm: true). ' +
+    'Only works within the allowed directories.',
   input: z.object({
     path: z.string().describe('The file to write'),
     content: z.string().describe('The whole new content, as UTF-8 text'),
     confirm: z
       .boolean()
       .optional()
-      .describe('Consent to replace an existing file, when the client cannot ask'),
+      .describe(
+        'Consent to replace an existing file, only needed when the server asks and the client cannot',
+      ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(args, call) {
@@ -39,12 +43,16 @@ export const writeFile = defineTool({
       );
     }
     if (!existing) await requireParent(target.real, target.display);
-    const message = `Overwrite ${askName(await call.roots(), args.path, target)}?`;
-    if (existing && !confirm(call.flow, { message, explicit: args.confirm })) {
-      return { text: `"${args.path}" was left unchanged: the user declined to overwrite it.` };
+    // The caller's words, plus where they lead when that is not plain: never a host path.
+    const name = askName(await call.roots(), args.path, target);
+    if (existing && call.context.confirmOverwrite) {
+      const message = `Overwrite ${name}?`;
+      if (!confirm(call.flow, { message, explicit: args.confirm })) {
+        return { text: `${name} was left unchanged: the user declined to overwrite it.` };
+      }
     }
     await atomicWrite(target.real, args.content, { signal: call.signal, display: target.display });
     const bytes = Buffer.byteLength(args.content, 'utf8');
-    return { text: `${existing ? 'Replaced' : 'Created'} ${target.real} (${bytes} bytes written).` };
+    return { text: `${existing ? 'Replaced' : 'Created'} ${name} (${bytes} bytes written).` };
   },
 });

@@ -77,6 +77,9 @@ export const gitBlame = defineTool({
       throw gitError('git blame', new GitFailed('blame', out), [[repo.top, '.']]);
     }
     const all = parseBlame(out.stdout);
+    call.log.info(
+      `git_blame: ${all.length} ${all.length === 1 ? 'line' : 'lines'} of ${shown(file)}${out.truncated ? ', cut at the read limit' : ''}`,
+    );
     const lines = fit(all.slice(0, call.app.resultPageSize), call.app.outputLimitBytes - 1024);
     const last = lines.at(-1);
     const more = last !== undefined && (lines.length < all.length || out.truncated);
