@@ -1,16 +1,49 @@
-import { writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseNumstat } from '../src/git/parse-numstat.js';
+import { unquotePath } from '../src/git/quoted-path.js';
 import { type ReadFixture, readFixture } from './read-kit.js';
 import { git } from './repo-kit.js';
 
-/** The diff lines of a page: without the title, overview, continuation and cursor lines. */
-function diffPart(text: string, first: boolean): string {
-  let lines = text.split('\n').slice(1);
-  if (first) lines = lines.slice(lines.indexOf('') + 1);
-  return lines.filter((l) => !l.startsWith('[')).join('\n');
+/**
+ * The diff lines of every page of `tool` with `args`, from the first page to the last, checking
+ * that each page is numbered, names its cursor, and that only the first lists the files.
+ */
+async function allPages(
+  session: TestSession,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ diff: string; pages: string[] }> {
+  const pages: string[] = [];
+  const parts: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const result = await session.callTool(tool, { ...args, ...(cursor ? { cursor } : {}) });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const text = textOf(result);
+    pages.push(text);
+    const structured = result.structuredContent as { page: number; nextCursor?: string; files?: unknown[] };
+    expect(structured.page).toBe(pages.length);
+    expect(structured.files !== undefined).toBe(pages.length === 1);
+    if (structured.nextCursor) expect(text).toContain(`cursor "${structured.nextCursor}"`);
+    // The first page opens with the title, the commit (git_show) and the overview.
+    const body = pages.length === 1 ? text.slice(text.indexOf('\ndiff --') + 1) : text;
+    const lines = body.split('\n').slice(pages.length === 1 ? 0 : 1);
+    parts.push(lines.filter((l) => !l.startsWith('[')).join('\n'));
+    cursor = structured.nextCursor;
+  } while (cursor && pages.length < 500);
+  return { diff: parts.join('\n'), pages };
 }
+
+describe('quoted paths', () => {
+  it('unquotes the names git quotes, and leaves others as they are', () => {
+    expect(unquotePath('"a/\\303\\251 \\"q\\" \\t\\\\"')).toBe('a/é "q" \t\\');
+    expect(unquotePath('plain name')).toBe('plain name');
+    expect(unquotePath('"odd \\q"')).toBe('"odd \\q"');
+  });
+});
 
 describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   let fx: ReadFixture;
@@ -80,34 +113,42 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
     fx = await readFixture();
     const files = Array.from({ length: 20 }, (_, f) => `file-${String(f).padStart(2, '0')}.txt`);
     const body = (f: number, tag: string) =>
-      Array.from({ length: 60 }, (_, i) => `${tag} line ${i} of file ${f}\n`).join('');
+      Array.from({ length: 60 }, (_, i) => `${tag} line ${i} of file ${f}, é 😀\n`).join('');
     for (const [f, name] of files.entries()) await writeFile(join(fx.repo, name), body(f, 'old'));
     git(fx.repo, 'add', '-A');
     git(fx.repo, 'commit', '-q', '-m', 'many files');
     for (const [f, name] of files.entries()) await writeFile(join(fx.repo, name), body(f, 'new'));
     const whole = git(fx.repo, 'diff', '--no-color').replace(/\n$/, '');
     session = await connect(fx.app, { era });
+    const first = await session.callTool('git_diff_unstaged', { max_bytes: 2048 });
+    expect((first.structuredContent as { files: unknown[] }).files).toHaveLength(20);
+    const { diff, pages } = await allPages(session, 'git_diff_unstaged', { max_bytes: 2048 });
+    expect(pages.length).toBeGreaterThan(20);
+    expect(diff).toBe(whole);
+  });
 
-    const parts: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const result = await session.callTool('git_diff_unstaged', {
-        max_bytes: 2048,
-        ...(cursor ? { cursor } : {}),
-      });
-      expect(result.isError).toBeFalsy();
-      const structured = result.structuredContent as { page: number; nextCursor?: string; files?: unknown[] };
-      pages++;
-      expect(structured.page).toBe(pages);
-      if (pages === 1) expect(structured.files).toHaveLength(20);
-      else expect(structured.files).toBeUndefined();
-      parts.push(diffPart(textOf(result), pages === 1));
-      cursor = structured.nextCursor;
-      if (cursor) expect(textOf(result)).toContain(`cursor "${cursor}"`);
-    } while (cursor && pages < 200);
-    expect(pages).toBeGreaterThan(20);
-    expect(parts.join('\n')).toBe(whole);
+  it('pages through the diff of a merge conflict, which git prints before the other files', async () => {
+    fx = await readFixture();
+    const rows = (tag: string) => Array.from({ length: 150 }, (_, i) => `${tag} row ${i}\n`).join('');
+    for (const name of ['a.txt', 'm.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows('base'));
+    git(fx.repo, 'add', '-A');
+    git(fx.repo, 'commit', '-q', '-m', 'base');
+    git(fx.repo, 'checkout', '-q', '-b', 'other');
+    await writeFile(join(fx.repo, 'm.txt'), rows('other'));
+    git(fx.repo, 'commit', '-q', '-am', 'other');
+    git(fx.repo, 'checkout', '-q', 'main');
+    await writeFile(join(fx.repo, 'm.txt'), rows('main'));
+    git(fx.repo, 'commit', '-q', '-am', 'main');
+    expect(() => git(fx.repo, 'merge', '-q', 'other')).toThrow();
+    for (const name of ['a.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows(name));
+    session = await connect(fx.app, { era });
+    const { diff, pages } = await allPages(session, 'git_diff_unstaged', { max_bytes: 1024 });
+    // Counted against the current branch, as the last of the two lines --numstat gives a conflict.
+    const counted = parseNumstat(git(fx.repo, 'diff', '--numstat', '-z')).filter((f) => f.path === 'm.txt');
+    expect(pages[0]).toMatch(new RegExp(`\\+${counted.at(-1)?.added} -${counted.at(-1)?.deleted} +m\\.txt`));
+    expect(pages.some((p) => p.includes('[continuing diff --cc m.txt]'))).toBe(true);
+    expect(pages.some((p) => p.includes('[continuing diff --git a/z.txt b/z.txt]'))).toBe(true);
+    expect(diff).toBe(git(fx.repo, 'diff', '--no-color').replace(/\n$/, ''));
   });
 
   it('refuses a cursor after the diff changed, with other arguments, or forged', async () => {
@@ -213,5 +254,90 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
     expect(second.structuredContent).toMatchObject({ page: 2 });
     expect((second.structuredContent as { commit?: unknown }).commit).toBeUndefined();
     expect(textOf(second)).toContain('[continuing diff --git a/big.txt b/big.txt]');
+  });
+
+  it('names every kind of change, counts it as --numstat does, and pages through odd names', async () => {
+    fx = await readFixture();
+    const rows = (tag: string) => Array.from({ length: 80 }, (_, i) => `${tag} row ${i}\n`).join('');
+    const texts = ['with space.txt', 'dir b/x b.txt', 'é-accent.txt', 'q"uote.txt', 'tab\there.txt'];
+    const others = ['gone.txt', 'to-link.txt', 'moved-from.txt', 'mode.sh'];
+    await mkdir(join(fx.repo, 'dir b'));
+    for (const name of [...texts, ...others]) await writeFile(join(fx.repo, name), rows('old'));
+    await writeFile(join(fx.repo, 'bin.dat'), Buffer.from([0, 1, 2, 3]));
+    git(fx.repo, 'add', '-A');
+    git(fx.repo, 'commit', '-q', '-m', 'odd names');
+    for (const name of texts) await writeFile(join(fx.repo, name), rows('new'));
+    await rm(join(fx.repo, 'gone.txt'));
+    await rm(join(fx.repo, 'to-link.txt'));
+    await symlink('with space.txt', join(fx.repo, 'to-link.txt'));
+    git(fx.repo, 'mv', 'moved-from.txt', 'moved to.txt');
+    await writeFile(join(fx.repo, 'moved to.txt'), `${rows('old')}one more\n`);
+    await chmod(join(fx.repo, 'mode.sh'), 0o755);
+    await writeFile(join(fx.repo, 'bin.dat'), Buffer.from([0, 9, 9, 9]));
+    await writeFile(join(fx.repo, 'empty.txt'), '');
+    git(fx.repo, 'add', '-A');
+    // Headers without a/ and b/ would be ambiguous: the server pins them whatever this says.
+    git(fx.repo, 'config', 'diff.noprefix', 'true');
+    session = await connect(fx.app, { era });
+
+    const first = await session.callTool('git_diff_staged', {});
+    const numstat = parseNumstat(git(fx.repo, 'diff', '--cached', '--numstat', '-z'));
+    expect(numstat.length).toBe(11);
+    expect((first.structuredContent as { files: unknown[] }).files).toEqual(numstat);
+
+    const pinned = ['--no-color', '--src-prefix=a/', '--dst-prefix=b/'];
+    const staged = await allPages(session, 'git_diff_staged', { max_bytes: 1024 });
+    expect(staged.diff).toBe(git(fx.repo, 'diff', '--cached', ...pinned).replace(/\n$/, ''));
+    expect(staged.pages.length).toBeGreaterThan(11);
+    for (const name of ['"a/q\\"uote.txt"', 'a/dir b/x b.txt', '"a/\\303\\251-accent.txt"']) {
+      expect(
+        staged.pages.some((p) => p.includes(`[continuing diff --git ${name}`)),
+        name,
+      ).toBe(true);
+    }
+
+    git(fx.repo, 'commit', '-q', '-m', 'odd changes');
+    const shown = await allPages(session, 'git_show', { revision: 'HEAD', max_bytes: 1024 });
+    const show = git(fx.repo, 'show', '--format=', '--diff-merges=first-parent', ...pinned, 'HEAD');
+    expect(shown.diff).toBe(show.replace(/\n$/, ''));
+  });
+
+  it('resumes in the file a page stopped in, whatever changed before it, until that file leaves the diff', async () => {
+    fx = await readFixture();
+    const rows = (tag: string) => Array.from({ length: 200 }, (_, i) => `${tag} row ${i}\n`).join('');
+    for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(join(fx.repo, name), rows('old'));
+    git(fx.repo, 'add', '-A');
+    git(fx.repo, 'commit', '-q', '-m', 'three files');
+    for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(join(fx.repo, name), rows(name));
+    session = await connect(fx.app, { era });
+
+    // Page on until a page ends inside b.txt.
+    let cursor: string | undefined;
+    let text = '';
+    do {
+      const page = await session.callTool('git_diff_unstaged', {
+        max_bytes: 1024,
+        ...(cursor ? { cursor } : {}),
+      });
+      text = textOf(page);
+      cursor = (page.structuredContent as { nextCursor?: string }).nextCursor;
+    } while (cursor && !text.includes('+b.txt row'));
+    expect(cursor).toBeDefined();
+
+    // a.txt was sent already: changing it does not move where the next page starts.
+    await writeFile(join(fx.repo, 'a.txt'), rows('a.txt, again'));
+    const next = await session.callTool('git_diff_unstaged', { max_bytes: 1024, cursor });
+    expect(next.isError, textOf(next)).toBeFalsy();
+    expect(textOf(next)).toContain('[continuing diff --git a/b.txt b/b.txt]');
+    const body = textOf(next).split('\n').slice(2, -1).join('\n');
+    expect(git(fx.repo, 'diff', '--no-color')).toContain(body);
+    const later = (next.structuredContent as { nextCursor?: string }).nextCursor;
+    expect(later).toBeDefined();
+
+    // b.txt reverted: the page cannot go on where it was.
+    git(fx.repo, 'checkout', '--', 'b.txt');
+    const gone = await session.callTool('git_diff_unstaged', { max_bytes: 1024, cursor: later });
+    expect(gone.isError).toBe(true);
+    expect(textOf(gone)).toContain('The diff changed since the previous page');
   });
 });

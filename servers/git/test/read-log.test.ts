@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importCommits, lineCommits, type ReadFixture, readFixture } from './read-kit.js';
-import { git } from './repo-kit.js';
+import { FIXTURE_ENV, git } from './repo-kit.js';
 
 type Commit = {
   sha: string;
@@ -14,6 +15,55 @@ type Commit = {
 type LogPage = { commits: Commit[]; nextCursor?: string };
 
 const day = (d: string) => Date.parse(`${d}T12:00:00Z`) / 1000;
+
+/**
+ * Six rounds of: a side branch of three commits (one dated before its parent, as a skewed clock
+ * makes it), two commits on main meanwhile, and a merge of the side branch into main. Every commit
+ * is one hour after the one before, from 2026-02-01, except the skewed one.
+ */
+function importMerges(dir: string): void {
+  const base = git(dir, 'rev-parse', 'HEAD').trim();
+  const chunks: string[] = [];
+  let mark = 0;
+  let time = day('2026-02-01');
+  let main = base;
+  const commit = (
+    ref: string,
+    from: string,
+    files: string[],
+    options: { merge?: string; skew?: boolean } = {},
+  ) => {
+    mark++;
+    time += 3600;
+    const when = options.skew ? time - 30 * 86_400 : time;
+    const message = `${ref} ${mark}\n`;
+    chunks.push(
+      `commit refs/heads/${ref}\nmark :${mark}\n`,
+      `committer Test User <test@example.com> ${when} +0000\n`,
+      `data ${message.length}\n${message}`,
+      `from ${from}\n`,
+      ...(options.merge ? [`merge ${options.merge}\n`] : []),
+      ...files.map((file) => `M 100644 inline ${file}\ndata ${`${mark}\n`.length}\n${mark}\n`),
+      '\n',
+    );
+    return `:${mark}`;
+  };
+  for (let round = 0; round < 6; round++) {
+    let side = commit('side', main, ['side.txt']);
+    side = commit('side', side, ['side.txt'], { skew: round % 2 === 0 });
+    side = commit('side', side, ['side.txt']);
+    main = commit('main', main, ['main.txt']);
+    main = commit('main', main, ['main.txt']);
+    // The merge takes both files, so a log of either path goes through it to both sides.
+    main = commit('main', main, ['main.txt', 'side.txt'], { merge: side });
+  }
+  execFileSync('git', ['fast-import', '--quiet', '--force'], {
+    cwd: dir,
+    env: FIXTURE_ENV,
+    input: chunks.join(''),
+  });
+  git(dir, 'reset', '-q', '--hard', 'main');
+}
 
 describe.each(['legacy', 'modern'] as const)('git_log and git_reflog, %s era', (era) => {
   let fx: ReadFixture;
@@ -153,6 +203,44 @@ describe.each(['legacy', 'modern'] as const)('git_log and git_reflog, %s era', (
       cursor: page.nextCursor,
     });
     expect(textOf(other)).toContain('made for other arguments');
+  });
+
+  it('pages a history of merges and skewed clocks exactly as git walks it, under every filter', async () => {
+    fx = await readFixture();
+    importMerges(fx.repo);
+    session = await connect(fx.app, { era });
+    const revList = (...args: string[]) =>
+      git(fx.repo, 'rev-list', ...args)
+        .trim()
+        .split('\n');
+    const shas = async (args: Record<string, unknown>) => (await walk(args)).commits.map((c) => c.sha);
+
+    const all = revList('HEAD');
+    expect(all).toHaveLength(39);
+    expect(await shas({ max_count: 3 })).toEqual(all);
+    expect(await shas({ max_count: 1 })).toEqual(all);
+    expect(await shas({ max_count: 4, ref: 'side' })).toEqual(revList('side'));
+    const touched = revList('HEAD', '--', 'side.txt');
+    expect(touched.length).toBeGreaterThan(20);
+    expect(await shas({ max_count: 2, path: 'side.txt' })).toEqual(touched);
+    const since = '2026-02-02T00:00:00Z';
+    const until = '2026-02-03T00:00:00Z';
+    const dated = revList(`--since=${since}`, `--until=${until}`, 'HEAD');
+    expect(dated.length).toBeGreaterThan(10);
+    expect(await shas({ max_count: 2, start_timestamp: since, end_timestamp: until })).toEqual(dated);
+  });
+
+  it('continues a straight history from the next commit, with nothing to skip', async () => {
+    fx = await readFixture();
+    importCommits(fx.repo, lineCommits(30));
+    session = await connect(fx.app, { era });
+    const all = git(fx.repo, 'rev-list', 'HEAD').trim().split('\n');
+    const first = await session.callTool('git_log', { max_count: 10 });
+    const cursor = (first.structuredContent as LogPage).nextCursor;
+    expect(cursor).toBeDefined();
+    expect(fx.app.cursors.decode('git_log', cursor as string)).toMatchObject({ h: all[10], s: 0 });
+    const second = await session.callTool('git_log', { max_count: 10, cursor });
+    expect((second.structuredContent as LogPage).commits.map((c) => c.sha)).toEqual(all.slice(10, 20));
   });
 
   it('holds a page to the output limit and continues where the text stopped', async () => {

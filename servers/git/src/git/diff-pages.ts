@@ -2,20 +2,24 @@
  * Pages of a diff too large for one result. A diff is never cut silently: each page ends on a file
  * boundary when it can (else on a hunk, else a line), and carries a cursor to the next one.
  *
- * The cursor holds a character offset into git's output, the UTF-8 size of everything before it,
- * and a digest of that prefix. Each page runs the same git command again, reads only up to the end
- * of the page (git is killed there), and checks the digest: if the diff changed between pages (the
- * work tree moved on), the cursor is refused rather than resuming at a wrong place. Reading stops
- * at {@link MAX_DIFF_READ} bytes of diff: past that, the caller must narrow the diff with paths.
+ * Each page runs git once. The first reads the whole diff (up to {@link MAX_DIFF_READ}) and takes
+ * the overview of the files from it. A later page starts git at the file it resumes in
+ * (`--skip-to`), so the files already sent are neither diffed nor read again, and reads only to the
+ * end of the page (git is killed there). The cursor names that file, the character offset into its
+ * part and a digest of the part before the offset: if that part changed between pages (the work
+ * tree moved on) or the file left the diff, the cursor is refused rather than resumed at a wrong
+ * place. A change to a file already sent does not move the place, so it does not stop the paging.
  */
 import { UserError } from '@mcpkit/core/errors';
 import { utf8ByteLength, utf8Prefix } from '@mcpkit/core/limits';
 import type { CursorCodec } from '@mcpkit/core/pagination';
 import { GitFailed, gitError } from './errors.js';
+import { type FileStat, parseNumstat } from './parse-numstat.js';
+import { afterCombined, overviewOf, patchUnits, unitAt } from './patch-units.js';
 import { decodeCursor, digest } from './read-cursor.js';
 import type { Repository } from './repository.js';
 
-/** Bytes of diff output a page may read from git, the pages before it included. */
+/** Bytes of diff output one git run may print before it is stopped. */
 export const MAX_DIFF_READ = 64 * 1024 * 1024;
 
 /** Long diffs on big repositories: git may take this long before it is stopped. */
@@ -24,12 +28,22 @@ export const READ_TIMEOUT_MS = 120_000;
 /** Read past the page's end, to learn whether more follows. */
 const SLACK = 4096;
 
-type DiffPosition = { k: string; o: number; b: number; h: string; n: number };
+/**
+ * Where a page starts: in the part of file `f` ('' for the start of the whole output), `o`
+ * characters (`b` UTF-8 bytes) into it, after text whose digest is `h`; `n` is the page number,
+ * `p` the bytes of conflicted files' diffs git prints ahead of file `f` (see `afterCombined`).
+ */
+type DiffPosition = { k: string; f: string; o: number; b: number; h: string; n: number; p: number };
+
+/** Pins the prefixes, so every file header reads `a/NAME b/NAME` whatever the configuration says. */
+const PREFIXES = ['--src-prefix=a/', '--dst-prefix=b/'];
 
 export interface DiffPageRequest {
   repo: Repository;
-  /** The full git argument vector that prints the diff (DIFF_SAFETY included by the caller). */
-  argv: readonly string[];
+  /** The subcommand and its options, DIFF_SAFETY included by the caller: `['diff', '--cached', …]`. */
+  options: readonly string[];
+  /** What follows the options: `--end-of-options`, revisions, `--` and pathspecs. */
+  tail: readonly string[];
   /** What failed, for error sentences: "git diff". */
   what: string;
   codec: CursorCodec;
@@ -38,8 +52,8 @@ export interface DiffPageRequest {
   /** The key of the call's arguments (see `keyOf`). */
   key: string;
   cursor: string | undefined;
-  /** Bytes of diff text this page may hold. */
-  pageBytes: number;
+  /** Bytes of diff text this page may hold; told the files on the first page (the overview needs room). */
+  pageBytes: (files: readonly FileStat[] | undefined) => number;
   signal: AbortSignal;
 }
 
@@ -48,60 +62,136 @@ export interface DiffPage {
   text: string;
   /** 1 for the first page. */
   page: number;
+  /** Every changed file, on the first page only. */
+  files?: FileStat[];
   /** The header line of the file a page starting mid-file continues. */
   continues?: string;
   nextCursor?: string;
-  /** True when the diff goes on past {@link MAX_DIFF_READ}: no cursor reaches the rest. */
+  /** True when one file's diff goes on past {@link MAX_DIFF_READ}: no cursor reaches the rest. */
   beyondLimit: boolean;
 }
 
 /** The page of the diff `request.cursor` points at (the first without a cursor). */
 export async function diffPage(request: DiffPageRequest): Promise<DiffPage> {
-  const { repo, codec, list, key } = request;
-  const position: DiffPosition = request.cursor
-    ? decodeCursor<DiffPosition>(codec, list, request.cursor, key, {
-        o: 'number',
-        b: 'number',
-        h: 'string',
-        n: 'number',
-      })
-    : { k: key, o: 0, b: 0, h: '', n: 1 };
-  const result = await repo.runRaw(request.argv, {
+  if (!request.cursor) return firstPage(request);
+  const { codec, list, key } = request;
+  const position = decodeCursor<DiffPosition>(codec, list, request.cursor, key, {
+    f: 'string',
+    o: 'number',
+    b: 'number',
+    h: 'string',
+    n: 'number',
+    p: 'number',
+  });
+  const skip = position.f === '' ? [] : [`--skip-to=${position.f}`];
+  const pageBytes = request.pageBytes(undefined);
+  const limit = Math.min(position.p + position.b + pageBytes + SLACK, MAX_DIFF_READ);
+  const result = await run(request, skip, limit);
+  const skipped = afterCombined(result.stdout);
+  const ahead = utf8ByteLength(result.stdout.slice(0, skipped));
+  const out = position.f === '' ? result.stdout : result.stdout.slice(skipped);
+  const first = position.f === '' ? undefined : unitAt(out, 0);
+  const resumed = position.f === '' || (first?.start === 0 && first.path === position.f);
+  if (!resumed || out.length < position.o || digest(out.slice(0, position.o)) !== position.h) {
+    throw changed(list);
+  }
+  return cut(request, position, out, ahead, result.truncated, pageBytes);
+}
+
+/** The first page: the whole diff is read once, for the overview and the page. */
+async function firstPage(request: DiffPageRequest): Promise<DiffPage> {
+  const result = await run(request, [], MAX_DIFF_READ);
+  const out = result.stdout;
+  // Past the read limit the last file is cut: only there does a second run count the lines.
+  const files = result.truncated ? await numstat(request) : overviewOf(out, patchUnits(out));
+  if (files.length === 0 && out.trim() === '') return { text: '', page: 1, files, beyondLimit: false };
+  const start: DiffPosition = { k: request.key, f: '', o: 0, b: 0, h: '', n: 1, p: 0 };
+  const ahead = utf8ByteLength(out.slice(0, afterCombined(out)));
+  const page = cut(request, start, out, ahead, result.truncated, request.pageBytes(files));
+  return { ...page, files };
+}
+
+/** Runs the request's diff with `extra` options; a failure becomes one sentence. */
+async function run(request: DiffPageRequest, extra: readonly string[], maxOutputBytes: number) {
+  const { repo } = request;
+  const argv = [...request.options, ...PREFIXES, ...extra, ...request.tail];
+  const result = await repo.runRaw(argv, {
     signal: request.signal,
-    maxOutputBytes: Math.min(position.b + request.pageBytes + SLACK, MAX_DIFF_READ),
+    maxOutputBytes,
     timeoutMs: READ_TIMEOUT_MS,
   });
   if (!result.truncated && result.code !== 0) {
-    throw gitError(request.what, new GitFailed(request.argv[0] ?? 'diff', result), [[repo.top, '.']]);
+    // The file a cursor resumes in is no longer in the diff.
+    if (extra.length > 0 && /No such path/.test(result.stderr)) throw changed(request.list);
+    throw gitError(request.what, new GitFailed(argv[0] ?? 'diff', result), [[repo.top, '.']]);
   }
-  const out = result.stdout;
-  if (position.o > 0 && (out.length < position.o || digest(out.slice(0, position.o)) !== position.h)) {
-    throw new UserError(
-      `The diff changed since the previous page was read; call ${list} again without cursor to start over.`,
-    );
+  return result;
+}
+
+/** The `--numstat -z` overview, for a diff too long to read whole; a cut listing keeps what it got. */
+async function numstat(request: DiffPageRequest): Promise<FileStat[]> {
+  const { repo } = request;
+  const argv = [...request.options, '--numstat', '-z', ...request.tail];
+  const out = await repo.runRaw(argv, { signal: request.signal, timeoutMs: READ_TIMEOUT_MS });
+  if (!out.truncated && out.code !== 0) {
+    throw gitError(request.what, new GitFailed(argv[0] ?? 'diff', out), [[repo.top, '.']]);
   }
-  const rest = out.slice(position.o);
-  const page = { page: position.n, ...continuation(out, position.o) };
-  if (!result.truncated && utf8ByteLength(rest) <= request.pageBytes) {
+  const files = parseNumstat(out.stdout);
+  return out.truncated ? files.slice(0, -1) : files;
+}
+
+/**
+ * The page of `out` (git's output from the start of the file `from.f`) that begins at `from.o`,
+ * and the cursor to the next one: named by the file the cut falls in. `ahead` is the size of the
+ * conflicted files' diffs git prints before any file it skips to.
+ */
+function cut(
+  request: DiffPageRequest,
+  from: DiffPosition,
+  out: string,
+  ahead: number,
+  truncated: boolean,
+  pageBytes: number,
+): DiffPage {
+  const rest = out.slice(from.o);
+  const page = { page: from.n, ...continuation(out, from.o) };
+  // A character is at least a byte: a longer text cannot fit, and is not measured whole.
+  if (!truncated && rest.length <= pageBytes && utf8ByteLength(rest) <= pageBytes) {
     return { text: rest, ...page, beyondLimit: false };
   }
-  const cut = cutPoint(rest, request.pageBytes);
-  const text = rest.slice(0, cut);
+  const end = cutPoint(rest, pageBytes);
+  const text = rest.slice(0, end);
+  const at = from.o + end;
+  const found = unitAt(out, at);
+  // Inside a conflicted file's diff (which `--skip-to` cannot name) or before the first file, the
+  // position is kept from the start of the output.
+  const unit = found?.combined ? undefined : found;
+  const base = unit ? unit.start : 0;
+  const prefix = out.slice(base, at);
   const next: DiffPosition = {
-    k: key,
-    o: position.o + cut,
-    b: position.b + utf8ByteLength(text),
-    h: digest(out.slice(0, position.o + cut)),
-    n: position.n + 1,
+    k: request.key,
+    f: unit ? unit.path : from.f,
+    o: at - base,
+    b: utf8ByteLength(prefix),
+    h: digest(prefix),
+    n: from.n + 1,
+    p: unit ? ahead : 0,
   };
   // The next page could not even be read within the limit: say so instead of handing out a cursor.
-  if (next.b + SLACK >= MAX_DIFF_READ) return { text, ...page, beyondLimit: true };
-  return { text, ...page, nextCursor: codec.encode(list, next), beyondLimit: false };
+  if (next.p + next.b + SLACK >= MAX_DIFF_READ) return { text, ...page, beyondLimit: true };
+  return { text, ...page, nextCursor: request.codec.encode(request.list, next), beyondLimit: false };
+}
+
+function changed(list: string): UserError {
+  return new UserError(
+    `The diff changed since the previous page was read; call ${list} again without cursor to start over.`,
+  );
 }
 
 /** Where a page of at most `maxBytes` of `text` ends: a file, hunk or line boundary when it can. */
 export function cutPoint(text: string, maxBytes: number): number {
-  const window = utf8Prefix(text, maxBytes).text;
+  // No more characters than bytes fit: one more keeps a surrogate pair at the edge whole.
+  const window = utf8Prefix(text.slice(0, maxBytes + 1), maxBytes).text;
   const after = (index: number) => (index > 0 ? index + 1 : 0);
   const file = after(Math.max(window.lastIndexOf('\ndiff --git '), window.lastIndexOf('\ndiff --cc ')));
   const hunk = after(window.lastIndexOf('\n@@'));

@@ -1,15 +1,15 @@
 /**
  * What the diff tools (unstaged, staged, against a commit) and `git_show` share: their paging
- * arguments, the overview from `--numstat`, and one page of the patch, as text and structured.
+ * arguments, and one page of the patch with, on the first page, the overview of the changed files,
+ * as text and structured.
  * Every command here prints a diff, so each carries DIFF_SAFETY: no external diff, no textconv.
  */
 import { utf8ByteLength } from '@mcpkit/core/limits';
 import * as z from 'zod';
 import type { GitCall } from '../context.js';
-import { diffPage, MAX_DIFF_READ, READ_TIMEOUT_MS } from './diff-pages.js';
-import { GitFailed, gitError } from './errors.js';
+import { diffPage, MAX_DIFF_READ } from './diff-pages.js';
 import { DIFF_SAFETY } from './hardening.js';
-import { type FileStat, overviewText, parseNumstat } from './parse-numstat.js';
+import { type FileStat, overviewText } from './parse-numstat.js';
 import { keyOf } from './read-cursor.js';
 import type { Repository } from './repository.js';
 import { pathspecs } from './values.js';
@@ -84,72 +84,58 @@ export interface DiffSpec {
 /** Room kept for the title, notices and cursor around a page's diff. */
 const RESERVE = 1024;
 
-/** Runs one page of a diff tool. */
+/** Runs one page of a diff tool: one git run, whose output gives the overview too on the first page. */
 export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, spec: DiffSpec) {
   const specs = args.paths?.length ? await pathspecs(repo, await call.roots(), args.paths) : [];
-  const tail = [
-    ...(spec.revisions.length > 0 ? ['--end-of-options', ...spec.revisions] : []),
-    '--',
-    ...specs,
-  ];
   const limit = call.app.outputLimitBytes;
   let files: FileStat[] | undefined;
   let lead = '';
-  if (!args.cursor) {
-    call.progress.report(0, { total: 2, message: 'Listing the changed files' });
-    files = await numstat(call, repo, [...spec.command, ...DIFF_SAFETY, '--numstat', '-z', ...tail]);
-    if (files.length === 0) {
-      const text = spec.header ? `${spec.title}:\n${spec.header}\n\n${spec.empty}` : spec.empty;
-      return { text, structured: { files, page: 1 } };
-    }
-    const overview = overviewText(files, Math.floor(limit / 4));
-    files = overview.shown;
-    lead = [spec.header, overview.text].filter(Boolean).join('\n\n');
-  }
-  call.progress.report(1, { total: 2, message: 'Reading the diff' });
-  const room = limit - RESERVE - utf8ByteLength(lead);
+  call.progress.report(0, { total: 1, message: 'Reading the diff' });
   const page = await diffPage({
     repo,
-    argv: [...spec.command, ...DIFF_SAFETY, '--no-color', `--unified=${args.context_lines}`, ...tail],
+    options: [...spec.command, ...DIFF_SAFETY, '--no-color', `--unified=${args.context_lines}`],
+    tail: [...(spec.revisions.length > 0 ? ['--end-of-options', ...spec.revisions] : []), '--', ...specs],
     what: `git ${spec.command[0]}`,
     codec: call.app.cursors,
     list: spec.tool,
     key: keyOf(spec.tool, repo.top, spec.revisions, args.context_lines, specs),
     cursor: args.cursor,
-    pageBytes: Math.max(1024, Math.min(args.max_bytes ?? room, room)),
+    pageBytes: (all) => {
+      // The first page: room for the commit (git_show) and the overview comes off the page.
+      if (all) {
+        const overview = all.length > 0 ? overviewText(all, Math.floor(limit / 4)) : undefined;
+        files = overview?.shown ?? [];
+        lead = [spec.header, overview?.text].filter(Boolean).join('\n\n');
+      }
+      const room = limit - RESERVE - utf8ByteLength(lead);
+      return Math.max(1024, Math.min(args.max_bytes ?? room, room));
+    },
     signal: call.signal,
   });
-  call.progress.report(2, { total: 2 });
+  call.progress.report(1, { total: 1 });
+  if (page.files && page.files.length === 0 && page.text === '') {
+    const text = spec.header ? `${spec.title}:\n${spec.header}\n\n${spec.empty}` : spec.empty;
+    return { text, structured: { files: [], page: 1 } };
+  }
   const parts = [page.page === 1 ? `${spec.title}:` : `${spec.title}, page ${page.page}:`];
   if (lead) parts.push(lead, '');
   if (page.continues) parts.push(`[continuing ${page.continues}]`);
-  parts.push(page.text.replace(/\n$/, ''));
+  parts.push(page.text.endsWith('\n') ? page.text.slice(0, -1) : page.text);
   if (page.nextCursor) {
     parts.push(
       `[Page ${page.page} ends here and more of the diff follows: call ${spec.tool} with the same arguments and cursor "${page.nextCursor}".]`,
     );
   } else if (page.beyondLimit) {
     parts.push(
-      `[The diff goes on past the ${MAX_DIFF_READ / 1024 / 1024} MiB this server reads; narrow it with paths to see the rest.]`,
+      `[The diff of one file goes on past the ${MAX_DIFF_READ / 1024 / 1024} MiB this server reads at once: its rest and the files after it are not shown; name those files in paths to read them.]`,
     );
   }
   return {
     text: parts.join('\n'),
     structured: {
-      ...(files ? { files } : {}),
+      ...(page.page === 1 ? { files: files ?? [] } : {}),
       page: page.page,
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     },
   };
-}
-
-/** The `--numstat -z` overview; a listing too long to read whole keeps the entries it got. */
-async function numstat(call: GitCall, repo: Repository, argv: string[]): Promise<FileStat[]> {
-  const out = await repo.runRaw(argv, { signal: call.signal, timeoutMs: READ_TIMEOUT_MS });
-  if (!out.truncated && out.code !== 0) {
-    throw gitError(`git ${argv[0]}`, new GitFailed(argv[0] ?? 'diff', out), [[repo.top, '.']]);
-  }
-  const files = parseNumstat(out.stdout);
-  // The last entry of a cut listing may be cut too.
-  return out.truncated ? files.slice(0, -1) : files;
 }

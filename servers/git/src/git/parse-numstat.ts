@@ -1,6 +1,7 @@
 /**
- * `git diff --numstat -z`: the overview a paged diff starts with (which files, how many lines each),
- * read from the NUL-separated form so no file name can forge an entry.
+ * The overview a paged diff starts with (which files, how many lines each) and its text. It is
+ * taken from the patch itself (see `patch-units.ts`); `git diff --numstat -z` gives it only for a
+ * diff too long to read whole, read from the NUL-separated form so no file name can forge an entry.
  */
 import { utf8ByteLength } from '@mcpkit/core/limits';
 

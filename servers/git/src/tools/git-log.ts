@@ -1,24 +1,20 @@
 /**
  * The official `git_log` (max_count, start_timestamp, end_timestamp), with each commit read as one
  * record (see `parse-log.ts`: the official one misaligned entries under date filters), a starting
- * ref, a path, and paging: the cursor pins the commit the log started from and counts the commits
- * already shown, so the pages of a branch that moves meanwhile still fit together.
+ * ref, a path, and paging (see `log-pages.ts`): the cursor pins the commit the next page starts
+ * from (the commit after the page, or an earlier one and a count to skip), so the pages of a branch
+ * that moves meanwhile still fit together, and a page reads no more history than it shows.
  */
 import { UserError } from '@mcpkit/core/errors';
-import { utf8ByteLength } from '@mcpkit/core/limits';
 import * as z from 'zod';
 import { defineTool, repositoryOf } from '../context.js';
 import { checkDate } from '../git/dates.js';
-import { READ_TIMEOUT_MS } from '../git/diff-pages.js';
-import { GitFailed, gitError } from '../git/errors.js';
-import { type Commit, CommitSchema, commitText, LOG_FORMAT, parseLog } from '../git/parse-log.js';
+import { readLogPage } from '../git/log-pages.js';
+import { CommitSchema } from '../git/parse-log.js';
 import { decodeCursor, keyOf } from '../git/read-cursor.js';
 import { headCommit, pathspecs, resolveCommit } from '../git/values.js';
 
 type LogPosition = { k: string; h: string; s: number };
-
-/** Bytes a log may read from git for one page: far more than a page shows. */
-const MAX_LOG_READ = 64 * 1024 * 1024;
 
 /** The commit history, newest first, a page at a time. */
 export const gitLog = defineTool({
@@ -58,6 +54,10 @@ export const gitLog = defineTool({
         h: 'string',
         s: 'number',
       });
+      // Signed by the codec, so made here; checked all the same before git sees it.
+      if (!/^[0-9a-f]{40,64}$/.test(position.h) || !Number.isSafeInteger(position.s) || position.s < 0) {
+        throw new UserError('This git_log cursor is not valid; leave cursor out to start over.');
+      }
       start = position.h;
       skip = position.s;
     } else {
@@ -70,26 +70,18 @@ export const gitLog = defineTool({
 
     const size = Math.min(args.max_count, call.app.resultPageSize);
     call.progress.report(0, { total: size, message: 'Reading the history' });
-    const argv = ['log', '-z', '--no-color', '--encoding=UTF-8', LOG_FORMAT, `--max-count=${size + 1}`];
-    if (skip > 0) argv.push(`--skip=${skip}`);
-    if (since) argv.push(`--since=${since}`);
-    if (until) argv.push(`--until=${until}`);
-    argv.push('--end-of-options', start, '--', ...specs);
-    const out = await repo.runRaw(argv, {
+    const filters = [...(since ? [`--since=${since}`] : []), ...(until ? [`--until=${until}`] : [])];
+    const { commits, text, next } = await readLogPage({
+      repo,
+      start: { h: start, s: skip },
+      size,
+      budget: call.app.outputLimitBytes - 1024,
+      filters,
+      specs,
       signal: call.signal,
-      maxOutputBytes: MAX_LOG_READ,
-      timeoutMs: READ_TIMEOUT_MS,
     });
-    if (!out.truncated && out.code !== 0)
-      throw gitError('git log', new GitFailed('log', out), [[repo.top, '.']]);
-    const read = parseLog(out.stdout);
-    if (read.length === 0 && out.truncated) {
-      throw new UserError('The next commit is too large to read; narrow the log with path or the dates.');
-    }
-    const { commits, text } = fit(read.slice(0, size), call.app.outputLimitBytes - 1024);
-    const more = commits.length < read.length || out.truncated;
-    const nextCursor = more
-      ? call.app.cursors.encode<LogPosition>('git_log', { k: key, h: start, s: skip + commits.length })
+    const nextCursor = next
+      ? call.app.cursors.encode<LogPosition>('git_log', { k: key, h: next.h, s: next.s })
       : undefined;
     call.progress.report(commits.length, { total: commits.length });
     const lines = [commits.length > 0 ? `Commit history:\n\n${text}` : 'No commits match.'];
@@ -99,16 +91,3 @@ export const gitLog = defineTool({
     return { text: lines.join('\n'), structured: { commits, ...(nextCursor ? { nextCursor } : {}) } };
   },
 });
-
-/** The commits whose text fits in `budget` bytes (at least one), and that text. */
-function fit(commits: Commit[], budget: number): { commits: Commit[]; text: string } {
-  const parts: string[] = [];
-  let used = 0;
-  for (const commit of commits) {
-    const part = commitText(commit);
-    used += utf8ByteLength(part) + 2;
-    if (used > budget && parts.length > 0) break;
-    parts.push(part);
-  }
-  return { commits: commits.slice(0, parts.length), text: parts.join('\n\n') };
-}
