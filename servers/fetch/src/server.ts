@@ -1,11 +1,13 @@
 import { type App, type AppOptions, createApp, readPackageInfo } from '@mcpkit/core/server';
 import { PageCache } from './cache/page-cache.js';
 import type { FetchContext } from './context.js';
+import { closeConvertWorkers } from './html/convert-page.js';
 import { type AllowList, createAddressPolicy } from './net/address-policy.js';
 import { createGuardedClient } from './net/guarded-client.js';
 import type { FetchLimits } from './net/limits.js';
 import type { Resolver } from './net/resolver.js';
 import { prompts } from './prompts/index.js';
+import { linkCacheNotifications } from './resources/cache-notifications.js';
 import { resources } from './resources/index.js';
 import { RobotsChecker } from './robots/robots-checker.js';
 import { tools } from './tools/index.js';
@@ -29,6 +31,8 @@ export type FetchOptions = AppOptions & {
   resolver?: Resolver;
   /** Extra certificate authorities to trust (PEM). */
   ca?: string | readonly string[];
+  /** How often a subscribed cached page is revalidated with a conditional GET; 60 s by default. */
+  revalidateIntervalMs?: number;
 };
 
 /**
@@ -55,7 +59,7 @@ export function createFetchApp(options: FetchOptions = {}): App<FetchContext> {
       resources,
       prompts,
       context: {
-        create: (): FetchContext => {
+        create: (app): FetchContext => {
           const policy = createAddressPolicy(options.allow);
           const client = createGuardedClient({
             policy,
@@ -64,15 +68,25 @@ export function createFetchApp(options: FetchOptions = {}): App<FetchContext> {
             ...(options.limits ? { limits: options.limits } : {}),
             ...(options.ca ? { ca: options.ca } : {}),
           });
-          return {
+          const context: FetchContext = {
             client,
             policy,
             robots: options.ignoreRobotsTxt ? undefined : new RobotsChecker({ client, policy }),
-            pages: new PageCache(),
+            pages: new PageCache(
+              options.revalidateIntervalMs ? { revalidateIntervalMs: options.revalidateIntervalMs } : {},
+            ),
             cacheEvents: new EventTarget(),
           };
+          // From the start, not from the first resource request: every client hears list_changed
+          // as the cache fills.
+          linkCacheNotifications(context, app.hub);
+          return context;
         },
-        close: (context) => context.client.close(),
+        // The conversion threads are shared by every app of the process; after a close the next
+        // conversion starts a fresh one.
+        close: async (context) => {
+          await Promise.all([context.client.close(), closeConvertWorkers()]);
+        },
       },
     },
     options,

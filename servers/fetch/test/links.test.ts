@@ -74,7 +74,13 @@ describe('extractLinks', () => {
     expect(links).toEqual([{ url: 'https://site.example/deep', text: 'deep' }]);
     expect(notes.join(' ')).toMatch(/flattened/);
     const many = Array.from({ length: 5_000 }, (_, i) => `<a href="/l${i}">${i}</a>`).join('');
-    const capped = extractLinks(many, url, { maxChars: 1e6, maxElements: 1_000, maxDepth: 20, maxCost: 1e6 });
+    const capped = extractLinks(many, url, {
+      maxChars: 1e6,
+      maxElements: 1_000,
+      maxDepth: 20,
+      maxListDepth: 8,
+      maxCost: 1e6,
+    });
     expect(capped.links).toHaveLength(1_000);
     expect(capped.notes.join(' ')).toMatch(/4000 elements beyond/);
   });

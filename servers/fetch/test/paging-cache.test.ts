@@ -2,11 +2,13 @@
  * Paging with the official start_index/max_length semantics (code points, the continuation hint,
  * "no more content"), the LRU bounds, and the page cache: page 2 of a document is served without
  * a second download, a stale entry is revalidated with a conditional GET (304 keeps it), and
- * no-store, non-200 and truncated responses are never stored.
+ * no-store, non-200 and truncated responses are never stored. What the cache resources need of
+ * it: one key per URL, entries by recency, and revalidation on demand that never requests a page
+ * it does not hold and keeps its copy through a server's bad minute.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LruCache } from '../src/cache/lru.js';
-import { PageCache } from '../src/cache/page-cache.js';
+import { cacheKey, PageCache } from '../src/cache/page-cache.js';
 import { pageBody, paginate } from '../src/paging/paginate.js';
 import { testClient } from './support/clients.js';
 import { type LocalServer, startServer, text } from './support/local-server.js';
@@ -70,6 +72,16 @@ describe('LRU cache', () => {
     expect(cache.weight).toBe(8);
     expect(cache.set('huge', 'x'.repeat(11))).toBe(false);
     expect(cache.peek('d')).toBe('dddddddd');
+  });
+
+  it('lists values most recently used first, and peeking changes no order', () => {
+    const cache = new LruCache<string, string>({ maxEntries: 3, maxWeight: 100 });
+    cache.set('a', 'A');
+    cache.set('b', 'B');
+    cache.set('c', 'C');
+    cache.get('a');
+    cache.peek('b');
+    expect(cache.values()).toEqual(['A', 'C', 'B']);
   });
 });
 
@@ -178,5 +190,94 @@ describe('page cache', () => {
     expect(cache.size).toBe(1);
     expect(cache.bytes).toBeLessThanOrEqual(2_000);
     await client.close();
+  });
+
+  it('keys a page by its normalised URL without the fragment', async () => {
+    const { cache, client } = setup();
+    const url = server.url('/doc', 'site.test');
+    expect(cacheKey(`${url.replace('http://site.test', 'HTTP://SITE.TEST')}#part`)).toBe(url);
+    expect(cacheKey('not a url')).toBe('not a url');
+    await cache.fetch(client, `${url}#intro`);
+    const before = server.hits('/doc');
+    expect((await cache.fetch(client, url)).source).toBe('cache');
+    expect(server.hits('/doc')).toBe(before);
+    expect(cache.peek(`${url}#other`)?.url).toBe(url);
+    await client.close();
+  });
+
+  it('lists entries by recency and keeps a title beside the Markdown', async () => {
+    const { cache, client } = setup();
+    const doc = server.url('/doc', 'site.test');
+    const dated = server.url('/dated', 'site.test');
+    await cache.fetch(client, doc);
+    await cache.fetch(client, dated);
+    expect(cache.entries().map((page) => page.url)).toEqual([dated, doc]);
+    cache.peek(doc);
+    expect(cache.entries()[0]?.url).toBe(dated);
+    cache.setMarkdown(doc, '# Doc', 'The doc');
+    expect(cache.get(doc)).toMatchObject({ markdown: '# Doc', title: 'The doc' });
+    expect(cache.entries()[0]?.url).toBe(doc);
+    await client.close();
+  });
+
+  it('revalidates on demand, fresh or not, and never requests a page it does not hold', async () => {
+    const { cache, client } = setup();
+    const url = server.url('/doc', 'site.test');
+    const before = server.hits('/doc');
+    expect(await cache.revalidate(client, url)).toBeUndefined();
+    expect(server.hits('/doc')).toBe(before);
+    await cache.fetch(client, url);
+    const again = await cache.revalidate(client, url);
+    expect(again?.source).toBe('revalidated');
+    expect(server.hits('/doc')).toBe(before + 2);
+    expect(server.lastHeaders('/doc')?.['if-none-match']).toBe(`"v${version}"`);
+    await client.close();
+  });
+
+  it('keeps the Markdown when a server without validators sends the same bytes', async () => {
+    const { cache, client } = setup();
+    let body = 'same';
+    server.route('/plain', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(body);
+    });
+    const url = server.url('/plain', 'site.test');
+    await cache.fetch(client, url);
+    cache.setMarkdown(url, 'same, converted', 'Plain');
+    expect((await cache.revalidate(client, url))?.page).toMatchObject({
+      markdown: 'same, converted',
+      title: 'Plain',
+    });
+    body = 'changed';
+    expect((await cache.revalidate(client, url))?.page.markdown).toBeUndefined();
+    await client.close();
+  });
+
+  it('keeps its copy when revalidation meets a 5xx, and drops a page that is gone', async () => {
+    const { cache, client } = setup();
+    let status = 200;
+    server.route('/flaky', (_req, res) => {
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(`status ${status}`);
+    });
+    const url = server.url('/flaky', 'site.test');
+    await cache.fetch(client, url);
+    status = 503;
+    await expect(cache.revalidate(client, url)).rejects.toThrow(/answered 503 .*the stored copy is kept/);
+    expect(new TextDecoder().decode(cache.peek(url)?.body)).toBe('status 200');
+    status = 404;
+    expect((await cache.revalidate(client, url))?.page.status).toBe(404);
+    expect(cache.peek(url)).toBeUndefined();
+    await client.close();
+  });
+
+  it('refuses a revalidation interval that is not a positive number', () => {
+    expect(new PageCache().revalidateIntervalMs).toBe(60_000);
+    const cache = new PageCache({ revalidateIntervalMs: 500 });
+    expect(cache.revalidateIntervalMs).toBe(500);
+    expect(() => {
+      cache.revalidateIntervalMs = 0;
+    }).toThrow(RangeError);
+    expect(() => new PageCache({ revalidateIntervalMs: Number.NaN })).toThrow(RangeError);
   });
 });

@@ -72,6 +72,11 @@ export class LruCache<K, V> {
     return true;
   }
 
+  /** Every value, most recently used first, without touching recency. */
+  values(): V[] {
+    return [...this.#entries.values()].map((entry) => entry.value).reverse();
+  }
+
   /** Removes `key`; true when it was there. */
   delete(key: K): boolean {
     const entry = this.#entries.get(key);

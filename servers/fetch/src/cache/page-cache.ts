@@ -3,7 +3,10 @@
  * again, and revalidated with a conditional GET once they are older than `freshForMs`: a 304
  * keeps the entry (and its Markdown), anything else replaces it. Only complete 200 responses
  * are stored, never a `Cache-Control: no-store` one; the cache is bounded by entries and bytes.
+ * The same entries back the `fetch://cache/…` resources, whose subscriptions call
+ * {@link PageCache.revalidate} every `revalidateIntervalMs`.
  */
+import { UserError } from '@mcpkit/core/errors';
 import type { GuardedClient, RequestOptions } from '../net/guarded-client.js';
 import { LruCache } from './lru.js';
 
@@ -22,6 +25,8 @@ export interface CachedPage {
   fetchedAt: number;
   /** Markdown made from the body, kept so page 2 is not converted again. */
   markdown?: string;
+  /** The page's title, when the conversion found one. */
+  title?: string;
 }
 
 /** Bounds and freshness of a {@link PageCache}. */
@@ -30,8 +35,40 @@ export interface PageCacheOptions {
   maxBytes?: number;
   /** Younger entries are served without asking the server; older ones are revalidated. */
   freshForMs?: number;
+  /** How often a subscribed page is revalidated; 60 s by default. */
+  revalidateIntervalMs?: number;
   /** The clock, replaceable in tests. */
   now?: () => number;
+}
+
+/** The revalidation interval of a subscribed page when none is configured. */
+export const DEFAULT_REVALIDATE_INTERVAL_MS = 60_000;
+
+/**
+ * The key a URL is stored under: its WHATWG serialisation without the fragment, which is never
+ * sent to the server. `HTTP://Example.com` and `http://example.com/#top` are one page, and the
+ * cache resources name each page once. A string that does not parse is kept as it is (the
+ * client refuses it anyway).
+ */
+export function cacheKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
+}
+
+function checkInterval(ms: number): number {
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new RangeError(`revalidateIntervalMs must be a positive number, got ${ms}`);
+  }
+  return ms;
 }
 
 /** Where a page came from. */
@@ -65,6 +102,7 @@ export class PageCache {
   readonly #cache: LruCache<string, CachedPage>;
   readonly #freshForMs: number;
   readonly #now: () => number;
+  #revalidateIntervalMs: number;
 
   constructor(options: PageCacheOptions = {}) {
     this.#cache = new LruCache({
@@ -74,6 +112,21 @@ export class PageCache {
     });
     this.#freshForMs = options.freshForMs ?? 5 * 60_000;
     this.#now = options.now ?? Date.now;
+    this.#revalidateIntervalMs = checkInterval(
+      options.revalidateIntervalMs ?? DEFAULT_REVALIDATE_INTERVAL_MS,
+    );
+  }
+
+  /**
+   * How often a subscribed page is revalidated. Settable, so the server can take it from its
+   * options and tests can shorten it; a watch reads it when it starts.
+   */
+  get revalidateIntervalMs(): number {
+    return this.#revalidateIntervalMs;
+  }
+
+  set revalidateIntervalMs(ms: number) {
+    this.#revalidateIntervalMs = checkInterval(ms);
   }
 
   /** Entries held. */
@@ -86,15 +139,29 @@ export class PageCache {
     return this.#cache.weight;
   }
 
-  /** The stored page for a URL, if any, fresh or not. */
+  /** The stored page for a URL, if any, fresh or not; it becomes the most recently used. */
   get(url: string): CachedPage | undefined {
-    return this.#cache.get(url);
+    return this.#cache.get(cacheKey(url));
   }
 
-  /** Stores Markdown made from a stored page, so later pages of it reuse the conversion. */
-  setMarkdown(url: string, markdown: string): void {
-    const page = this.#cache.peek(url);
-    if (page) this.#cache.set(url, { ...page, markdown });
+  /** The stored page for a URL without touching its recency (listings, watches). */
+  peek(url: string): CachedPage | undefined {
+    return this.#cache.peek(cacheKey(url));
+  }
+
+  /** Every stored page, most recently used first. */
+  entries(): CachedPage[] {
+    return this.#cache.values();
+  }
+
+  /**
+   * Stores Markdown made from a stored page (and its title, for the resource listing), so later
+   * pages of it reuse the conversion. Only Markdown belongs here, never raw content.
+   */
+  setMarkdown(url: string, markdown: string, title?: string): void {
+    const key = cacheKey(url);
+    const page = this.#cache.peek(key);
+    if (page) this.#cache.set(key, { ...page, markdown, ...(title ? { title } : {}) });
   }
 
   /**
@@ -107,9 +174,37 @@ export class PageCache {
     url: string,
     options: Omit<RequestOptions, 'conditional'> = {},
   ): Promise<{ page: CachedPage; source: PageSource }> {
+    const key = cacheKey(url);
+    const known = this.#cache.get(key);
+    if (known && this.#now() - known.fetchedAt < this.#freshForMs) return { page: known, source: 'cache' };
+    return this.#request(client, key, known, options);
+  }
+
+  /**
+   * Asks the server again about a stored page, fresh or not, with a conditional GET: what a
+   * subscription does on its interval. `undefined` when the page is not stored: a page nobody
+   * fetched is never requested from here. A 4xx answer removes the page (it is gone); a 429 or
+   * 5xx keeps the stored copy and rejects, so a server's bad minute does not empty the cache.
+   */
+  async revalidate(
+    client: GuardedClient,
+    url: string,
+    options: Omit<RequestOptions, 'conditional'> = {},
+  ): Promise<{ page: CachedPage; source: Exclude<PageSource, 'cache'> } | undefined> {
+    const key = cacheKey(url);
+    const known = this.#cache.peek(key);
+    if (!known) return undefined;
+    return this.#request(client, key, known, options, true);
+  }
+
+  async #request(
+    client: GuardedClient,
+    key: string,
+    known: CachedPage | undefined,
+    options: Omit<RequestOptions, 'conditional'>,
+    keepOnServerError = false,
+  ): Promise<{ page: CachedPage; source: Exclude<PageSource, 'cache'> }> {
     const now = this.#now();
-    const known = this.#cache.get(url);
-    if (known && now - known.fetchedAt < this.#freshForMs) return { page: known, source: 'cache' };
     const conditional =
       known && (known.etag || known.lastModified)
         ? {
@@ -117,14 +212,20 @@ export class PageCache {
             ...(known.lastModified ? { lastModified: known.lastModified } : {}),
           }
         : undefined;
-    const result = await client.fetch(url, { ...options, ...(conditional ? { conditional } : {}) });
+    const result = await client.fetch(key, { ...options, ...(conditional ? { conditional } : {}) });
     if (result.status === 304 && known) {
       const page = { ...known, fetchedAt: now };
-      this.#cache.set(url, page);
+      this.#cache.set(key, page);
       return { page, source: 'revalidated' };
     }
+    if (keepOnServerError && (result.status === 429 || result.status >= 500))
+      throw new UserError(
+        `${new URL(result.url).host} answered ${result.status} when ${key} was revalidated; the stored copy is kept.`,
+      );
+    // The same bytes again (a server that ignores validators): the conversion still holds.
+    const unchanged = known && result.contentType === known.contentType && sameBytes(result.body, known.body);
     const page: CachedPage = {
-      url,
+      url: key,
       finalUrl: result.url,
       status: result.status,
       contentType: result.contentType,
@@ -132,9 +233,11 @@ export class PageCache {
       fetchedAt: now,
       ...(result.etag ? { etag: result.etag } : {}),
       ...(result.lastModified ? { lastModified: result.lastModified } : {}),
+      ...(unchanged && known.markdown !== undefined ? { markdown: known.markdown } : {}),
+      ...(unchanged && known.title !== undefined ? { title: known.title } : {}),
     };
-    if (storable(result.status, result.headers, result.truncated)) this.#cache.set(url, page);
-    else this.#cache.delete(url);
+    if (storable(result.status, result.headers, result.truncated)) this.#cache.set(key, page);
+    else this.#cache.delete(key);
     return { page, source: 'network' };
   }
 }

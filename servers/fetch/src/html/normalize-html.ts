@@ -6,7 +6,8 @@
  * explicit end tag, so the parser can only build the tree decided here (it may close elements
  * earlier than decided here, never later, so its depth never exceeds the one counted here):
  * - nesting deeper than `maxDepth` is flattened (the start tag is dropped, the text kept; a
- *   link may sit one level deeper, so its target survives);
+ *   link may sit one level deeper, so its target survives), and so are lists nested deeper
+ *   than `maxListDepth`;
  * - elements past `maxElements` are dropped (their text kept);
  * - input past `maxChars`, or past the point where the estimated conversion cost passes
  *   `maxCost` even at the shallowest depth, is cut;
@@ -26,6 +27,16 @@ export interface HtmlLimits {
   /** Nesting depth kept. */
   maxDepth: number;
   /**
+   * Lists nested in each other kept (list items in each other count the same way); deeper lists
+   * are flattened into the deepest kept one, their items kept as its items. Turndown indents an
+   * item's text once per enclosing item, going over it again at each level, and Readability
+   * scans every list's whole subtree, so work and Markdown grow with items times levels: 64 KB
+   * of `<ul><li>a`, nested 48 levels deep under the depth cap, made 1.4 MB of Markdown and
+   * took 2.1 s of CPU (0.5 s at this cap); 500 levels without caps take about 10 s. Real pages
+   * nest lists 3–6 deep.
+   */
+  maxListDepth: number;
+  /**
    * Budget for the estimated conversion cost (tree-writer.ts): element depths, text length times
    * depth, entities. Readability's time grows with all three (measured: 59 000 paragraphs under
    * 94 divs take 9 s). Past the budget the page is normalised again with half the depth, down to
@@ -42,6 +53,7 @@ export const DEFAULT_HTML_LIMITS: Readonly<HtmlLimits> = Object.freeze({
   maxChars: 3_000_000,
   maxElements: 60_000,
   maxDepth: 96,
+  maxListDepth: 8,
   maxCost: 2_500_000,
 });
 

@@ -6,6 +6,7 @@
  * (an image, a PDF, an archive) is refused instead of being decoded into noise.
  */
 import { UserError } from '@mcpkit/core/errors';
+import { mediaType, shownMediaType } from '../content/shown.js';
 import { decodeText } from './charset.js';
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from './normalize-html.js';
 import { htmlToMarkdown } from './to-markdown.js';
@@ -35,11 +36,6 @@ function looksBinary(body: Uint8Array): boolean {
   return body.subarray(0, 4096).includes(0);
 }
 
-/** The media type of a Content-Type header, lower-case, without parameters. */
-export function mediaType(contentType: string): string {
-  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
-}
-
 /**
  * Turns a fetched body into the text the fetch tool returns.
  *
@@ -58,7 +54,7 @@ export function pageContent(
   const textual = TEXT_TYPES.test(type);
   if (!textual && (BINARY_TYPES.test(type) || looksBinary(body)))
     throw new UserError(
-      `${url.href} is ${type || 'binary data'}, not text; use fetch_image for images, or fetch a text or HTML page.`,
+      `${url.href} is ${shownMediaType(contentType) ?? 'binary data'}, not text; use fetch_image for images, or fetch a text or HTML page.`,
     );
   const text = decodeText(body, contentType, type === '' || type.includes('html'));
   const isHtml = text.slice(0, 100).includes('<html') || type === 'text/html' || type === '';
@@ -74,6 +70,8 @@ export function pageContent(
       ...(page.metaRefresh ? { metaRefresh: page.metaRefresh } : {}),
     };
   }
-  const prefix = `Content type ${contentType} cannot be simplified to markdown, but here is the raw content:\n`;
+  // Only the media type: the header's parameters are whatever the server chose to write.
+  const shown = shownMediaType(contentType) ?? 'unknown';
+  const prefix = `Content type ${shown} cannot be simplified to markdown, but here is the raw content:\n`;
   return { text, prefix, kind: 'raw', notes: [] };
 }

@@ -6,6 +6,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
+import { listItemRule } from './list-items.js';
 import { loadDocument } from './load-document.js';
 import { resolveMetaRefresh } from './meta-refresh.js';
 import { DEFAULT_HTML_LIMITS, type HtmlLimits, type NormalizedHtml } from './normalize-html.js';
@@ -39,6 +40,7 @@ turndown.remove([
   'button',
   'select',
 ]);
+turndown.addRule('listItem', listItemRule);
 
 /** What the caps changed, as sentences. */
 export function shapeNotes(shape: Omit<NormalizedHtml, 'html'>, limits: HtmlLimits): string[] {
@@ -49,6 +51,10 @@ export function shapeNotes(shape: Omit<NormalizedHtml, 'html'>, limits: HtmlLimi
     notes.push(`The page was cut after ${shape.read} characters to bound the conversion time.`);
   if (shape.flattened > 0)
     notes.push(`${shape.flattened} elements nested deeper than ${shape.depthLimit} levels were flattened.`);
+  if (shape.listsFlattened > 0)
+    notes.push(
+      `${shape.listsFlattened} lists and list items nested more than ${limits.maxListDepth} levels deep were flattened.`,
+    );
   if (shape.dropped > 0)
     notes.push(
       `${shape.dropped} elements beyond the first ${limits.maxElements} were dropped, their text kept.`,

@@ -4,6 +4,7 @@
  * under the byte cap. Nothing is decoded here; the caps protect whoever renders the image.
  */
 import { UserError } from '@mcpkit/core/errors';
+import { shownUrl } from '../content/shown.js';
 import type { FetchProgress } from '../net/body-reader.js';
 import type { GuardedClient } from '../net/guarded-client.js';
 import {
@@ -51,12 +52,12 @@ export async function fetchImage(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const where = response.url.href;
+  // The URL that answered (a redirect may have chosen it) goes into sentences: shown capped.
+  const where = shownUrl(response.url.href);
   try {
+    // The status only: its reason phrase is free text the server writes.
     if (response.status !== 200)
-      throw new UserError(
-        `${where} answered ${response.status} ${response.statusText}; check the image URL.`,
-      );
+      throw new UserError(`${where} answered ${response.status}; check the image URL.`);
     const parts: Uint8Array[] = [];
     let size = 0;
     let header: ImageHeader | undefined;
@@ -75,7 +76,11 @@ export async function fetchImage(
     header ??= probeImage(bytes, where);
     if (!header) throw new UserError(`${where} is not a complete PNG, JPEG, GIF or WebP image.`);
     checkDimensions(header, limits, where);
-    return { ...header, url: where, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    return {
+      ...header,
+      url: response.url.href,
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    };
   } finally {
     await response.close();
   }

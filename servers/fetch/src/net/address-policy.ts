@@ -9,6 +9,20 @@ import { UserError } from '@mcpkit/core/errors';
 import ipaddr from 'ipaddr.js';
 import { classifyAddress, parseAddress } from './ip-ranges.js';
 
+/**
+ * The policy's refusal: a host name or an address that must not be reached. A `UserError` like
+ * every refusal, but its own class, so a caller that tolerates network failures (robots.txt)
+ * can still tell "this host is off limits" apart and pass it on. `host` is the name refused.
+ */
+export class AddressRefused extends UserError {
+  constructor(
+    message: string,
+    readonly host: string,
+  ) {
+    super(message);
+  }
+}
+
 /** What the operator allows on top of the public internet. */
 export interface AllowList {
   /**
@@ -24,9 +38,9 @@ export interface AllowList {
 export interface AddressPolicy {
   /** True when the operator allowed this (normalised) host name. */
   allowsHost(hostname: string): boolean;
-  /** Throws a {@link UserError} when a host name (not an address) must never be reached. */
+  /** Throws {@link AddressRefused} when a host name (not an address) must never be reached. */
   checkName(hostname: string): void;
-  /** Throws a {@link UserError} when `address` must not be dialled for `hostname`. */
+  /** Throws {@link AddressRefused} when `address` must not be dialled for `hostname`. */
   checkAddress(address: string, hostname: string): void;
 }
 
@@ -101,8 +115,9 @@ export function createAddressPolicy(allow: AllowList = {}): AddressPolicy {
       const host = normalizeHostname(hostname);
       if (allowsHost(host) || parseAddress(host)) return;
       if (isLocalName(host))
-        throw new UserError(
+        throw new AddressRefused(
           `Refused to fetch from "${hostname}": it names this machine; fetch a public address, or ask the operator to allow it with --allow-host.`,
+          host,
         );
     },
     checkAddress(address, hostname) {
@@ -110,8 +125,9 @@ export function createAddressPolicy(allow: AllowList = {}): AddressPolicy {
       const verdict = classifyAddress(address);
       if (!verdict.blocked) return;
       const via = normalizeHostname(hostname) === verdict.address ? '' : ` (resolved from "${hostname}")`;
-      throw new UserError(
+      throw new AddressRefused(
         `Refused to fetch from ${verdict.address}${via}: it is ${verdict.blocked}; fetch a public address, or ask the operator to allow it with --allow-cidr.`,
+        normalizeHostname(hostname),
       );
     },
   };

@@ -49,6 +49,11 @@ export interface RequestOptions {
    * and idle-body timeouts, the connect timeout) keep the client's values.
    */
   limits?: Partial<FetchLimits>;
+  /**
+   * Refuse a redirect to any origin but the first URL's, before requesting it: for a caller that
+   * may only read one site (the research loop), so the other site never sees the request.
+   */
+  sameOrigin?: boolean;
   /** At the byte cap, keep what fits (and set `truncated`) instead of refusing. */
   truncate?: boolean;
   onProgress?: (progress: FetchProgress) => void;
@@ -227,7 +232,8 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
         const location = response.headers.get('location');
         if (isRedirect(response.status) && location !== null) {
           await response.body?.cancel().catch(() => undefined);
-          const next = nextHop(url, location, redirects.length, limits.maxRedirects, options.policy);
+          const stayOn = call.sameOrigin ? first.origin : undefined;
+          const next = nextHop(url, location, redirects.length, limits.maxRedirects, options.policy, stayOn);
           redirects.push(url.href);
           url = next;
           continue;

@@ -2,9 +2,12 @@
  * Redirects are followed by hand so that every hop passes the same checks as the first request:
  * the scheme, credentials, names and literal addresses (checkUrl), no step down from https to
  * http, and a hop limit. The request headers a caller chose travel only while the chain stays on
- * the origin they were meant for: `Authorization` for one site must never reach another.
+ * the origin they were meant for: `Authorization` for one site must never reach another. A caller
+ * may also pin the whole chain to its first origin (`stayOn`): a hop elsewhere is then refused
+ * before it is requested, not read and thrown away afterwards.
  */
 import { UserError } from '@mcpkit/core/errors';
+import { shownUrl } from '../content/shown.js';
 import type { AddressPolicy } from './address-policy.js';
 import { checkUrl } from './url-check.js';
 
@@ -17,7 +20,8 @@ export function isRedirect(status: number): boolean {
 
 /**
  * The checked URL of the next hop, or a {@link UserError} saying why it is not followed.
- * `hops` is the number of redirects already followed.
+ * `hops` is the number of redirects already followed; with `stayOn` (an origin), a hop to any
+ * other origin is refused.
  *
  * @example
  * ```ts
@@ -30,6 +34,7 @@ export function nextHop(
   hops: number,
   maxRedirects: number,
   policy: AddressPolicy,
+  stayOn?: string,
 ): URL {
   if (hops >= maxRedirects)
     throw new UserError(
@@ -39,17 +44,21 @@ export function nextHop(
   try {
     target = new URL(location, from);
   } catch {
-    throw new UserError(`${from.href} redirected to an invalid URL; it was not followed.`);
+    throw new UserError(`${shownUrl(from.href)} redirected to an invalid URL; it was not followed.`);
   }
+  if (stayOn !== undefined && target.origin !== stayOn)
+    throw new UserError(
+      `${shownUrl(from.href)} redirects to ${shownUrl(target.origin)}, another site, so it was not read.`,
+    );
   if (from.protocol === 'https:' && target.protocol === 'http:')
     throw new UserError(
-      `${from.href} redirected from https to plain http (${target.href}); fetch the http URL yourself if you trust it.`,
+      `${shownUrl(from.href)} redirected from https to plain http (${shownUrl(target.href)}); fetch the http URL yourself if you trust it.`,
     );
   try {
     return checkUrl(target, policy);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    throw new UserError(`Redirect from ${from.href} refused: ${error.message}`);
+    throw new UserError(`Redirect from ${shownUrl(from.href)} refused: ${error.message}`);
   }
 }
 

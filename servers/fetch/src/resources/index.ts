@@ -1,2 +1,7 @@
-/** Every resource and resource template of the fetch server. */
-export const resources = [];
+import { cachedPage } from './cached-page.js';
+
+/**
+ * Every resource and resource template of the fetch server: the cached pages, listed,
+ * completable and subscribable.
+ */
+export const resources = [cachedPage];

@@ -8,11 +8,15 @@
  * - 429, 5xx, a timeout, a network failure or a file too costly to evaluate: "unreachable", and
  *   by default disallowed, as RFC 9309 §2.3.1.4 asks (the official server allows 5xx). Cached
  *   only briefly, so a site that recovers is fetchable again within minutes.
+ * A host the address policy refuses (a name that resolves to a blocked address) is none of these:
+ * the page on that host is refused for the same reason, so the policy's own sentence is passed on
+ * instead of a robots.txt "try again later" that could never come true. It is not cached: the
+ * next call resolves the name again.
  */
 import { UserError } from '@mcpkit/core/errors';
 import { CancelledError } from '@mcpkit/core/progress';
 import { LruCache } from '../cache/lru.js';
-import type { AddressPolicy } from '../net/address-policy.js';
+import { type AddressPolicy, AddressRefused, normalizeHostname } from '../net/address-policy.js';
 import type { GuardedClient } from '../net/guarded-client.js';
 import { checkUrl } from '../net/url-check.js';
 import { isAllowedBy, parseRobots, type RobotsRules } from './robots-rules.js';
@@ -75,7 +79,10 @@ export class RobotsChecker {
     this.#cache = new LruCache({ maxEntries: this.#options.maxOrigins, maxWeight: Number.MAX_SAFE_INTEGER });
   }
 
-  /** The verdict for `url`; rejects only for a refused robots.txt URL or a cancellation. */
+  /**
+   * The verdict for `url`; rejects only for a cancellation or a host the address policy refuses
+   * (its {@link AddressRefused}, which applies to the page as well).
+   */
   async check(url: string, signal?: AbortSignal): Promise<RobotsVerdict> {
     const target = checkUrl(url, this.#options.policy);
     const robotsUrl = new URL('/robots.txt', target.origin).href;
@@ -126,6 +133,10 @@ export class RobotsChecker {
       return { kind: 'unreachable', why: `status ${status}` };
     } catch (error) {
       if (error instanceof CancelledError) throw error;
+      // Refused where robots.txt's own host was dialled, not on a redirect elsewhere: that host
+      // is the page's, so the refusal is the answer for the page too.
+      if (error instanceof AddressRefused && error.host === normalizeHostname(new URL(robotsUrl).hostname))
+        throw error;
       const why =
         error instanceof UserError
           ? (error.message.split(';')[0] ?? '').replace(/\.$/, '')

@@ -1,0 +1,33 @@
+/**
+ * The messages between the server and the conversion worker (convert-worker.ts). Everything in
+ * them is plain data the structured clone carries; the body goes as a transferred ArrayBuffer.
+ */
+import type { HtmlLimits } from './normalize-html.js';
+import type { PageContent } from './page-content.js';
+
+/** One body to convert. */
+export interface ConvertRequest {
+  id: number;
+  /** The body's bytes, in a buffer of their own that is transferred, not copied. */
+  body: Uint8Array;
+  contentType: string;
+  /** The page URL (`href`). */
+  url: string;
+  raw: boolean;
+  limits?: HtmlLimits;
+}
+
+/** The worker's answer to one request. */
+export type ConvertReply =
+  | { id: number; ok: true; page: PageContent }
+  /** A refusal written for the user (a UserError in the worker), carried as its sentence. */
+  | { id: number; ok: false; userError: string }
+  /** Anything else that failed; the message is for logs, never for the client. */
+  | { id: number; ok: false; error: string };
+
+/** Sent once when the worker has loaded the converter and can take requests. */
+export interface ConvertReady {
+  ready: true;
+}
+
+export type WorkerMessage = ConvertReply | ConvertReady;

@@ -1,0 +1,66 @@
+/**
+ * Turns the cache's `'stored'` events into protocol notifications: `resources/list_changed` when
+ * a page enters the cache or changes (its title may change too), and `resources/updated` for the
+ * page's URI when its content changed. A page stored again with the same bytes (a refetch after
+ * it went stale, a 304) announces nothing: no list or resource changed.
+ */
+import type { AppView } from '@mcpkit/core/server';
+import type { FetchContext } from '../context.js';
+import { cacheUri } from './cache-uri.js';
+import { pageDigest } from './page-digest.js';
+
+/** The part of the app that announces changes. */
+type Announcer = Pick<AppView['hub'], 'listChanged' | 'resourceUpdated'>;
+
+// One listener per cache, however many places ask for it.
+const linked = new WeakSet<EventTarget>();
+
+/**
+ * Makes every `'stored'` event of `context.cacheEvents` announce the change on `hub`. Calling it
+ * again for the same context does nothing. The server calls it when the context is made; the
+ * cache resources and prompts call it too (see {@link followCache}).
+ *
+ * @example
+ * ```ts
+ * linkCacheNotifications(context, app.hub);
+ * announceStored(context, url); // → resources/list_changed, and resources/updated for its URI
+ * ```
+ */
+export function linkCacheNotifications(context: FetchContext, hub: Announcer): void {
+  if (linked.has(context.cacheEvents)) return;
+  linked.add(context.cacheEvents);
+  // What each cached URL was announced as; pages stored before the link count as announced.
+  const announced = new Map<string, string>();
+  for (const page of context.pages.entries()) announced.set(page.url, pageDigest(page));
+  context.cacheEvents.addEventListener('stored', (event) => {
+    const url = String((event as CustomEvent<unknown>).detail);
+    const page = context.pages.peek(url);
+    // A page the cache evicted to make room is gone: its subscribers hear it, and the map
+    // never outgrows the cache.
+    let changed = false;
+    for (const key of announced.keys()) {
+      if (context.pages.peek(key)) continue;
+      announced.delete(key);
+      hub.resourceUpdated(cacheUri(key));
+      changed = true;
+    }
+    const digest = page && pageDigest(page);
+    if (page && announced.get(page.url) !== digest) {
+      announced.set(page.url, digest as string);
+      hub.resourceUpdated(cacheUri(page.url));
+      changed = true;
+    }
+    if (changed) hub.listChanged('resources');
+  });
+}
+
+/**
+ * The same, from inside a handler: a listing, read, completion, watch or prompt links the cache
+ * of its app. Until something links it (or the server does at start), a fetch announces nothing.
+ */
+export function followCache(lookup: {
+  readonly context: FetchContext;
+  readonly app: { readonly hub: Announcer };
+}): void {
+  linkCacheNotifications(lookup.context, lookup.app.hub);
+}
