@@ -1,6 +1,7 @@
 import { type App, type AppOptions, createApp, readPackageInfo } from '@mcpkit/core/server';
 import type { SqliteContext } from './context.js';
 import { prompts } from './prompts/index.js';
+import { startDatabaseWatch, stopDatabaseWatch } from './resources/database-watch.js';
 import { resources } from './resources/index.js';
 import { InsightMemo } from './sql/insights.js';
 import { openDatabase } from './sql/open-database.js';
@@ -60,13 +61,20 @@ export function createSqliteApp(options: SqliteOptions): App<SqliteContext> {
       resources,
       prompts,
       context: {
-        create: () => ({
-          database,
-          runner: new QueryRunner(database, options.queryScript ? { script: options.queryScript } : {}),
-          insights: new InsightMemo(),
-          changes: new EventTarget(),
-        }),
+        create: (app) => {
+          const context: SqliteContext = {
+            database,
+            runner: new QueryRunner(database, options.queryScript ? { script: options.queryScript } : {}),
+            insights: new InsightMemo(),
+            changes: new EventTarget(),
+          };
+          // From the start, not from the first resource request: a client that never listed
+          // resources still hears list_changed when a table appears or goes.
+          startDatabaseWatch(context, app);
+          return context;
+        },
         close: async (context) => {
+          stopDatabaseWatch(context);
           await context.runner.close();
           context.database.close();
         },

@@ -49,6 +49,8 @@ const ATTACH = /ATTACH is refused/;
 const VACUUM = /VACUUM is refused/;
 const PRAGMA = /is not allowed here/;
 const EXT = /load_extension is refused/;
+const PRAGMA_FN = /is not allowed here; of the pragma functions only those that read/;
+const PATHS = /pragma_database_list is refused: it shows where the database file is/;
 
 export const SQL_ATTACKS: SqlAttack[] = [
   // Several statements in one call.
@@ -117,12 +119,28 @@ export const SQL_ATTACKS: SqlAttack[] = [
   read('pragma', 'PRAGMA journal_mode', PRAGMA),
   read('pragma', 'PRAGMA wal_checkpoint(TRUNCATE)', PRAGMA),
   read('pragma', 'PRAGMA optimize', PRAGMA),
-  read('pragma', 'SELECT * FROM pragma_query_only(0)', /SQLite refused the statement: too many arguments/),
-  read(
-    'pragma',
-    "SELECT * FROM pragma_journal_mode('off')",
-    /SQLite refused the statement: unknown database/,
-  ),
+  read('pragma', 'SELECT * FROM pragma_query_only(0)', PRAGMA_FN),
+  read('pragma', "SELECT * FROM pragma_journal_mode('off')", PRAGMA_FN),
+  // Pragma functions outside the read allowlist, in any spelling, anywhere a table can be.
+  read('pragma', 'PRAGMA database_list', PRAGMA),
+  read('pragma', 'SELECT * FROM pragma_database_list', PATHS),
+  read('pragma', 'SELECT file FROM PRAGMA_DATABASE_LIST', PATHS),
+  read('pragma', 'SELECT * FROM main.pragma_database_list', PATHS),
+  read('pragma', 'SELECT * FROM "pragma_database_list"', PATHS),
+  read('pragma', "SELECT * FROM 'pragma_database_list'", PATHS),
+  read('pragma', 'SELECT * FROM [pragma_database_list]', PATHS),
+  read('pragma', 'SELECT (SELECT file FROM pragma_database_list) AS f', PATHS),
+  read('pragma', 'SELECT t.v, d.file FROM t JOIN pragma_database_list AS d', PATHS),
+  read('pragma', 'WITH d AS (SELECT * FROM pragma_database_list) SELECT * FROM d', PATHS),
+  read('pragma', 'EXPLAIN QUERY PLAN SELECT * FROM pragma_database_list', PATHS),
+  read('pragma', 'SELECT * FROM pragma_optimize', PRAGMA_FN),
+  read('pragma', 'SELECT * FROM pragma_journal_mode', PRAGMA_FN),
+  read('pragma', "SELECT * FROM pragma_temp_store_directory('/tmp')", PRAGMA_FN),
+  write('pragma', 'SELECT * FROM pragma_optimize', PRAGMA_FN),
+  write('pragma', 'SELECT * FROM pragma_optimize(0x10002)', PRAGMA_FN),
+  write('pragma', 'INSERT INTO t(name) SELECT file FROM pragma_database_list', PATHS),
+  write('pragma', 'CREATE VIEW where_am_i AS SELECT * FROM pragma_database_list', PATHS),
+  write('pragma', 'PRAGMA database_list', PRAGMA),
   read('pragma', 'PRAGMA table_info(t) ; PRAGMA query_only=0', ONE),
   write('pragma', 'PRAGMA writable_schema=ON', /writable_schema is refused/),
   write('pragma', 'PRAGMA writable_schema = 1', /writable_schema is refused/),

@@ -1,6 +1,9 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../src/sql/open-database.js';
 import { QueryRunner } from '../src/sql/query-runner.js';
+import { parseRowLines, rowLine } from '../src/sql/row-text.js';
 import {
   alive,
   expectOneSentence,
@@ -68,11 +71,28 @@ describe('QueryRunner, read-only', () => {
 
   it('cuts a page at the byte budget, always keeping at least one row', async () => {
     const wide = "SELECT id, printf('%.1000c', 'x') FROM t ORDER BY id";
-    const page = await runner.run(wide, { expect: 'read', maxBytes: 4096 });
+    const page = await runner.run(wide, { expect: 'read', maxBytes: 3500 });
     expect(page.rows).toHaveLength(3);
     expect(page).toMatchObject({ truncated: true, next: { offset: 3 } });
+    // The budget is the page's text exactly: its column line and row lines; one more row is over.
+    const used = Buffer.byteLength(`${rowLine(page.columns)}\n${page.rowsText}`);
+    expect(used).toBeLessThanOrEqual(3500);
+    const fourth = await runner.run(wide, { expect: 'read', maxRows: 1, offset: 3 });
+    expect(used + 1 + Buffer.byteLength(fourth.rowsText)).toBeGreaterThan(3500);
     const one = await runner.run("SELECT printf('%.3000c', 'y')", { expect: 'read', maxBytes: 1024 });
     expect(one.rows).toHaveLength(1);
+  });
+
+  it('returns a page read in several parts whole and in order', async () => {
+    const many =
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 5000) SELECT x, printf('%.40c', 'r') FROM c";
+    const page = await runner.run(many, { expect: 'read', maxRows: 5000 });
+    // 5,000 rows of about 50 bytes: several parts of the query process's 64 KiB.
+    expect(page.rows).toHaveLength(5000);
+    expect(page.rows.every((row, i) => row[0] === i + 1 && row[1] === 'r'.repeat(40))).toBe(true);
+    expect(page.rowsText.split('\n')).toHaveLength(5000);
+    expect(parseRowLines(page.rowsText)).toEqual(page.rows);
+    expect(page.truncated).toBe(false);
   });
 
   it('renders BLOBs, huge integers, infinities and long text safely', async () => {
@@ -213,6 +233,36 @@ describe('QueryRunner, write mode', () => {
       expect(witness(fixture)).toEqual(before);
     } finally {
       await writer.close();
+      rw.close();
+    }
+  });
+
+  it('removes an empty journal a killed writer left, but never while another connection writes', async () => {
+    const journal = `${fixture.main}-journal`;
+    // Another connection in the middle of a write transaction: its (empty) journal is its own.
+    const other = new Database(fixture.main);
+    other.exec('BEGIN IMMEDIATE');
+    writeFileSync(journal, '');
+    const rw = openDatabase(fixture.main, { write: true });
+    const held = new QueryRunner(rw);
+    try {
+      await held.run('SELECT 1', { expect: 'read', timeoutMs: 10_000 });
+      expect(existsSync(journal)).toBe(true);
+    } finally {
+      await held.close();
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    // Nobody writing: an empty journal holds nothing to roll back and goes.
+    writeFileSync(journal, '');
+    const before = sha256(fixture.main);
+    const tidy = new QueryRunner(rw);
+    try {
+      await tidy.run('SELECT 1', { expect: 'read' });
+      expect(existsSync(journal)).toBe(false);
+      expect(sha256(fixture.main)).toBe(before);
+    } finally {
+      await tidy.close();
       rw.close();
     }
   });

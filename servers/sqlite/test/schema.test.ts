@@ -82,7 +82,7 @@ describe('describe', () => {
     expect(describeSchema(db.schema, 'customers').indexes[0]).toMatchObject({ unique: true, origin: 'u' });
   });
 
-  it('adds the row count and sample rows, run through the query process', async () => {
+  it('adds the row count and sample rows', async () => {
     const t = await describeTable(db.schema, runner, 't', { sampleRows: 2 });
     expect(t.rowCount).toBe(20);
     expect(t.sample).toEqual({

@@ -10,6 +10,10 @@
  *   passed on as text.
  */
 
+/** The integers a double holds exactly, as BigInts made once (not per cell). */
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Bytes of a BLOB shown in hex. */
 export const BLOB_PREVIEW_BYTES = 32;
 
@@ -58,31 +62,22 @@ export function textHead(text: string, max: number): string {
  * ```
  */
 export function renderCell(value: unknown, maxChars: number): Cell {
-  if (value === null || value === undefined) return null;
+  // Most frequent first: with safe integers on, every INTEGER is a BigInt.
   if (typeof value === 'bigint') {
-    const small = value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER);
-    return small ? Number(value) : value.toString();
+    return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value.toString();
   }
-  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'string') {
     return value.length > maxChars
       ? { kind: 'text', chars: value.length, preview: textHead(value, maxChars) }
       : value;
   }
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (value === null || value === undefined) return null;
   if (value instanceof Uint8Array) {
     const head = Buffer.from(value.buffer, value.byteOffset, Math.min(value.byteLength, BLOB_PREVIEW_BYTES));
     return { kind: 'blob', bytes: value.byteLength, hex: head.toString('hex') };
   }
   return String(value);
-}
-
-/** About how many bytes the cell takes as JSON: enough to keep a response under its budget. */
-export function cellBytes(cell: Cell): number {
-  if (cell === null) return 4;
-  if (typeof cell === 'number') return 24;
-  if (typeof cell === 'string') return Buffer.byteLength(cell) + 2 + (cell.length >> 3);
-  if (cell.kind === 'blob') return cell.hex.length + 40;
-  return Buffer.byteLength(cell.preview) + 40 + (cell.preview.length >> 3);
 }
 
 /** True for a BLOB cell. */

@@ -12,7 +12,7 @@
 
 import { UserError } from '@mcpkit/core/errors';
 import { shownName } from './display.js';
-import { type PragmaUse, pragmaVerdict } from './pragma-policy.js';
+import { checkPragmaFunction, type PragmaUse, pragmaVerdict } from './pragma-policy.js';
 import {
   firstStatementEnd,
   identifierName,
@@ -77,6 +77,14 @@ export function classifyStatement(sql: string, options: ClassifyOptions): Classi
   }
   const { tokens, unterminated } = tokenize(sql);
   if (unterminated) throw new UserError('The SQL has a quote or bracket that is never closed.');
+  // A pragma's table-valued function may appear anywhere a table can (a join, a subquery, in any
+  // quoting, even as a string: SQLite takes 'name' as a table name), so every name is checked.
+  for (const token of tokens) {
+    if (token.kind === 'word' || token.kind === 'quoted' || token.kind === 'string') {
+      const name = identifierName(token);
+      if (name !== undefined && /^pragma_\w+$/i.test(name)) checkPragmaFunction(name);
+    }
+  }
   let start = 0;
   while (isPunct(tokens[start], ';')) start++;
   const first = tokens[start];

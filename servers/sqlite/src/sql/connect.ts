@@ -11,6 +11,11 @@
  *   `db.loadExtension`, which this server never calls);
  * - URIs are off (built with SQLITE_USE_URI=0; the SQLITE_USE_URI environment variable can turn
  *   them on, which is why the query process gets an empty environment);
+ * - `trusted_schema` is on by default, so a view or trigger in the file could use any virtual table
+ *   or function: `CREATE VIEW v AS SELECT * FROM pragma_database_list` would show the file's path
+ *   to whoever reads `v`. We switch it off, SQLite's advice for files from elsewhere: a view or
+ *   trigger may then use only functions and virtual tables marked innocuous (pragma functions and
+ *   FTS5's MATCH are not; a query written in a call may still use both);
  * - SQLITE_LIMIT_LENGTH is set to Node's largest string/buffer (about 512 MiB), but there is no
  *   API for `sqlite3_limit` (so no SQLITE_LIMIT_ATTACHED=0), no `sqlite3_interrupt`, no authorizer,
  *   and the progress handler is compiled out (SQLITE_OMIT_PROGRESS_CALLBACK).
@@ -22,12 +27,14 @@ import Database from 'better-sqlite3';
 export type Connection = Database.Database;
 
 /**
- * Opens an existing database file: read-only by the engine's flag unless `write`, defensive,
- * `busyMs` as the busy timeout. `path` must already be a checked absolute real path.
+ * Opens an existing database file: read-only by the engine's flag unless `write`, defensive, the
+ * file's schema untrusted, `busyMs` as the busy timeout. `path` must already be a checked absolute
+ * real path.
  */
 export function connect(path: string, write: boolean, busyMs: number): Connection {
   const db = new Database(path, { readonly: !write, fileMustExist: true, timeout: busyMs });
   db.unsafeMode(false);
+  db.pragma('trusted_schema = OFF');
   return db;
 }
 

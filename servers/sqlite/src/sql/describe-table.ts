@@ -1,8 +1,10 @@
 /**
  * What describe_table answers: columns, indexes and foreign keys from the schema (read with the
  * table's stored name as a bound parameter of the pragma table-valued functions, never pasted into
- * SQL), and the row count and a few sample rows through the query runner, because counting or
- * sampling a view runs arbitrary SQL stored in the file and must be bounded in time like any query.
+ * SQL, and kept until the schema changes: schema-cache.ts), and the row count and a few sample rows.
+ * Those go through the query runner, because counting or sampling a view runs arbitrary SQL stored
+ * in the file and must be bounded in time like any query; only a small ordinary table, whose read
+ * is bounded by the file's size, is counted by the server itself (table-peek.ts).
  */
 
 import { isUserError } from '@mcpkit/core/errors';
@@ -11,6 +13,8 @@ import type { Rows } from './cells.js';
 import type { Connection } from './connect.js';
 import { quoteIdentifier, resolveTable, type TableRef } from './identifiers.js';
 import type { QueryResult, QueryRunner, RunOptions } from './query-runner.js';
+import { bySchema, prepared } from './schema-cache.js';
+import { peekTable } from './table-peek.js';
 
 /** One column, as `pragma_table_xinfo` reports it. */
 export interface ColumnInfo {
@@ -68,6 +72,12 @@ export interface TableDescription extends TableSchema {
 export const DEFAULT_SAMPLE_ROWS = 5;
 
 /**
+ * Bytes of the sample's rows at most: a glimpse, leaving most of an answer's budget to the schema
+ * (whose JSON goes in the same text copy) however wide the rows are.
+ */
+export const SAMPLE_MAX_BYTES = 256 * 1024;
+
+/**
  * The columns, indexes and foreign keys of table or view `name` (a {@link NotFound} when there is
  * none).
  *
@@ -78,12 +88,15 @@ export const DEFAULT_SAMPLE_ROWS = 5;
  */
 export function describeSchema(db: Connection, name: string): TableSchema {
   const table = resolveTable(db, name);
+  return bySchema(db, `describe:${table.name}`, () => readSchema(db, table));
+}
+
+function readSchema(db: Connection, table: TableRef): TableSchema {
   const columns = (
-    db
-      .prepare(
-        'SELECT name, type, "notnull" AS nn, dflt_value AS dflt, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid',
-      )
-      .all(table.name) as {
+    prepared(
+      db,
+      'SELECT name, type, "notnull" AS nn, dflt_value AS dflt, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid',
+    ).all(table.name) as {
       name: string;
       type: string;
       nn: number;
@@ -99,10 +112,11 @@ export function describeSchema(db: Connection, name: string): TableSchema {
     primaryKey: c.pk,
     hidden: c.hidden,
   }));
-  const indexRows = db
-    .prepare('SELECT name, "unique" AS u, origin, partial FROM pragma_index_list(?) ORDER BY seq')
-    .all(table.name) as { name: string; u: number; origin: string; partial: number }[];
-  const indexColumns = db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck();
+  const indexRows = prepared(
+    db,
+    'SELECT name, "unique" AS u, origin, partial FROM pragma_index_list(?) ORDER BY seq',
+  ).all(table.name) as { name: string; u: number; origin: string; partial: number }[];
+  const indexColumns = prepared(db, 'SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck();
   const indexes = indexRows.map((index) => ({
     name: index.name,
     unique: index.u === 1,
@@ -110,11 +124,10 @@ export function describeSchema(db: Connection, name: string): TableSchema {
     partial: index.partial === 1,
     columns: indexColumns.all(index.name) as (string | null)[],
   }));
-  const keyRows = db
-    .prepare(
-      'SELECT id, "table" AS target, "from" AS source, "to" AS dest, on_update AS upd, on_delete AS del FROM pragma_foreign_key_list(?) ORDER BY id, seq',
-    )
-    .all(table.name) as {
+  const keyRows = prepared(
+    db,
+    'SELECT id, "table" AS target, "from" AS source, "to" AS dest, on_update AS upd, on_delete AS del FROM pragma_foreign_key_list(?) ORDER BY id, seq',
+  ).all(table.name) as {
     id: number;
     target: string;
     source: string;
@@ -153,8 +166,9 @@ async function attempt(
 }
 
 /**
- * The schema of `name` plus its row count and first rows, both run by `runner` within its limits.
- * Counting or sampling a view may fail or hit the time limit; the sentence then goes in
+ * The schema of `name` plus its row count and first rows: read by the server itself for a small
+ * ordinary table (table-peek.ts), otherwise run by `runner` within its limits. Counting or
+ * sampling a view may fail or hit the time limit; the sentence then goes in
  * `countError` / `sampleError` and the schema is still returned.
  *
  * @example
@@ -170,12 +184,17 @@ export async function describeTable(
   options: { sampleRows?: number; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<TableDescription> {
   const schema = describeSchema(db, name);
+  const sampleRows = options.sampleRows ?? DEFAULT_SAMPLE_ROWS;
+  // A small ordinary table is counted and sampled here, without the two round trips.
+  const peek = peekTable(db, schema, { maxRows: sampleRows, maxBytes: SAMPLE_MAX_BYTES });
+  if (peek) return { ...schema, rowCount: peek.rowCount, sample: peek.sample };
   const quoted = quoteIdentifier(schema.name);
   const limits: RunOptions = { expect: 'read', signal: options.signal, timeoutMs: options.timeoutMs };
   const count = await attempt(runner, `SELECT count(*) FROM ${quoted}`, limits);
   const sample = await attempt(runner, `SELECT * FROM ${quoted}`, {
     ...limits,
-    maxRows: options.sampleRows ?? DEFAULT_SAMPLE_ROWS,
+    maxRows: sampleRows,
+    maxBytes: SAMPLE_MAX_BYTES,
   });
   const cell = 'page' in count ? count.page.rows[0]?.[0] : undefined;
   const description: TableDescription = {

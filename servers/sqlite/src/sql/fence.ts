@@ -11,15 +11,12 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Rows } from './cells.js';
+import { escapeAngles, rowLine, rowLines } from './row-text.js';
 
 /** Fenced text and the boundary used, so a caller (or a test) can find the end. */
 export interface Fenced {
   text: string;
   boundary: string;
-}
-
-function escapeAngles(json: string): string {
-  return json.replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
 }
 
 /**
@@ -53,7 +50,22 @@ export function fenceText(body: string): Fenced {
  * // ['["id","note"]', '[1,"hi"]']
  * ```
  */
-export function fenceRows(rows: Rows): Fenced {
-  const lines = [rows.columns, ...rows.rows].map((row) => escapeAngles(JSON.stringify(row)));
-  return fenceText(lines.join('\n'));
+export function fenceRows(rows: Rows & { rowsText?: string }): Fenced {
+  // A page from the query runner carries its rows as text already (row-text.ts).
+  const body = rows.rowsText ?? rowLines(rows.rows);
+  const head = rowLine(rows.columns);
+  return fenceText(rows.rows.length === 0 ? head : `${head}\n${body}`);
+}
+
+/**
+ * Lines of text from the database (the schema, say) fenced as they are, except that `<` and `>`
+ * are escaped as in {@link fenceRows}, so no name or type can spell a closing tag.
+ *
+ * @example
+ * ```ts
+ * fenceLines(['table t(x)']).text.split('\n')[2]; // 'table t(x)'
+ * ```
+ */
+export function fenceLines(lines: readonly string[]): Fenced {
+  return fenceText(escapeAngles(lines.join('\n')));
 }

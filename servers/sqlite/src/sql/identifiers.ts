@@ -7,6 +7,8 @@
 import { NotFound, UserError } from '@mcpkit/core/errors';
 import type { Connection } from './connect.js';
 import { shownName } from './display.js';
+import { rowLine } from './row-text.js';
+import { bySchema, prepared } from './schema-cache.js';
 
 /** A table or view of the main database, under its stored name. */
 export interface TableRef {
@@ -43,13 +45,22 @@ function rowType(type: unknown): 'table' | 'view' {
  * listTables(db.schema); // [{ name: 'orders', type: 'table' }, { name: 'totals', type: 'view' }]
  * ```
  */
-export function listTables(db: Connection): TableRef[] {
-  const rows = db
-    .prepare(
+export function listTables(db: Connection): readonly TableRef[] {
+  return bySchema(db, 'tables', () => {
+    const rows = prepared(
+      db,
       "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-    )
-    .all() as { name: string; type: string }[];
-  return rows.map((row) => ({ name: row.name, type: rowType(row.type) }));
+    ).all() as { name: string; type: string }[];
+    return rows.map((row) => ({ name: row.name, type: rowType(row.type) }));
+  });
+}
+
+/**
+ * Each table of {@link listTables} as a line of the fenced text copy (row-text.ts), in the same
+ * order: written once per schema version, not on every call.
+ */
+export function tableLines(db: Connection): readonly string[] {
+  return bySchema(db, 'table-lines', () => listTables(db).map((table) => rowLine([table.name, table.type])));
 }
 
 /**
@@ -65,13 +76,15 @@ export function resolveTable(db: Connection, name: string): TableRef {
   if (name.length === 0 || name.length > MAX_NAME_CHARS) {
     throw new UserError('Give a table name of 1 to 1024 characters; list_tables shows them.');
   }
-  const row = db
-    .prepare(
+  const ref = bySchema(db, `table:${name}`, () => {
+    const row = prepared(
+      db,
       "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE",
-    )
-    .get(name) as { name: string; type: string } | undefined;
-  if (!row) throw new NotFound(`There is no table ${shownName(name)}; list_tables shows them.`);
-  return { name: row.name, type: rowType(row.type) };
+    ).get(name) as { name: string; type: string } | undefined;
+    return row ? { name: row.name, type: rowType(row.type) } : undefined;
+  });
+  if (!ref) throw new NotFound(`There is no table ${shownName(name)}; list_tables shows them.`);
+  return ref;
 }
 
 /**

@@ -10,11 +10,16 @@
  * - `journal_mode`: even the bare read reports `readonly === false` (it may change the file), so
  *   the read-only check would refuse it anyway;
  * - `database_list`: its only news is the absolute host path of the file, and with ATTACH refused
- *   there is never a second database to list (the `pragma_database_list` table-valued function
- *   stays reachable from a SELECT, so this is tidiness, not a barrier);
+ *   there is never a second database to list;
  * - `optimize`, `wal_checkpoint`, `incremental_vacuum`, `shrink_memory`: they act even bare;
  * - connection settings (`cache_size`, `busy_timeout`, `synchronous`, …): reading them is harmless
  *   but says nothing about the data, and keeping the list short keeps it reviewable.
+ *
+ * The same allowlist holds for the table-valued functions SQLite makes of the pragmas
+ * (`SELECT * FROM pragma_database_list` shows the file's path, `pragma_optimize` runs ANALYZE):
+ * a SELECT that names any other `pragma_…` is refused before it is prepared, see
+ * {@link checkPragmaFunction}. Inside a view or trigger of the file they are refused by the engine
+ * (trusted_schema is off, see connect.ts).
  */
 
 import { UserError } from '@mcpkit/core/errors';
@@ -118,4 +123,33 @@ export function pragmaVerdict(use: PragmaUse, write: boolean): PragmaVerdict {
 /** The read pragmas, for tests and documentation. */
 export function readPragmaNames(): { bare: string[]; withArgument: string[] } {
   return { bare: [...READ_BARE], withArgument: [...READ_WITH_ARGUMENT] };
+}
+
+/** How SQLite names the table-valued function of a pragma. */
+const FUNCTION_PREFIX = 'pragma_';
+
+/**
+ * Throws a {@link UserError} when `identifier` (a name written in a statement, any case) is the
+ * table-valued function of a pragma that is not a read on the allowlist. Any other name passes.
+ *
+ * @example
+ * ```ts
+ * checkPragmaFunction('pragma_table_info'); // passes
+ * checkPragmaFunction('PRAGMA_DATABASE_LIST'); // throws: it shows where the file is
+ * ```
+ */
+export function checkPragmaFunction(identifier: string): void {
+  const lower = asciiLower(identifier);
+  // `pragma_list` is a pragma's own name (PRAGMA pragma_list), not a function: there is no pragma `list`.
+  if (!lower.startsWith(FUNCTION_PREFIX) || READ_BARE.has(lower)) return;
+  const name = lower.slice(FUNCTION_PREFIX.length);
+  if (name === 'database_list') {
+    throw new UserError(
+      'pragma_database_list is refused: it shows where the database file is on this machine, and no other database is open.',
+    );
+  }
+  if (READ_BARE.has(name) || READ_WITH_ARGUMENT.has(name)) return;
+  throw new UserError(
+    `${shownName(identifier)} is not allowed here; of the pragma functions only those that read, such as pragma_table_info and pragma_index_list, are.`,
+  );
 }

@@ -13,21 +13,46 @@
  * and its siblings that do the same.
  */
 
-import { type Cell, cellBytes, renderCell } from './cells.js';
+import { statSync, unlinkSync } from 'node:fs';
 import { type Connection, connect } from './connect.js';
 import type { ChildMessage, ChildResult, ParentMessage, RunMessage } from './query-protocol.js';
+import { readRows } from './row-reader.js';
 
 /** Busy timeout inside the query process: it is killed at the deadline anyway. */
 const BUSY_MS = 5_000;
-
-/** Least time between two progress messages. */
-const PROGRESS_MS = 200;
 
 /** A refusal written for the user. */
 class Refusal extends Error {}
 
 let db: Connection | undefined;
 let writable = false;
+
+/** Bytes in `file`, or undefined when there is none. */
+function sizeOf(file: string): number | undefined {
+  return statSync(file, { throwIfNoEntry: false })?.size;
+}
+
+/**
+ * Removes an empty rollback journal that a killed query process left behind. SQLite rolls back a
+ * journal with content (a hot journal) when the file is next read, but an empty one, made by a
+ * process killed between creating its journal and writing the header, holds nothing to roll back
+ * and is left in the folder. It is removed only under a RESERVED lock: then no other connection is
+ * writing, so the empty journal can belong to nobody. When another writer holds the lock, it stays.
+ */
+function dropEmptyJournal(open: Connection, path: string): void {
+  const journal = `${path}-journal`;
+  if (sizeOf(journal) !== 0) return;
+  try {
+    open.exec('BEGIN IMMEDIATE');
+  } catch {
+    return;
+  }
+  try {
+    if (sizeOf(journal) === 0) unlinkSync(journal);
+  } finally {
+    open.exec('ROLLBACK');
+  }
+}
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -52,43 +77,18 @@ function run(message: RunMessage): ChildResult {
     const info = stmt.run(message.params);
     return {
       columns: [],
-      rows: [],
+      rowsText: '',
+      rowCount: 0,
       truncated: false,
       rowsRead: 0,
       changes: info.changes,
       lastInsertRowid: rowid(info.lastInsertRowid),
     };
   }
-  stmt.raw(true);
-  stmt.safeIntegers(true);
-  const columns = stmt.columns().map((column) => column.name);
-  const rows: Cell[][] = [];
-  let seen = 0;
-  let bytes = 0;
-  let truncated = false;
-  let lastProgress = Date.now();
-  for (const raw of stmt.iterate(message.params) as IterableIterator<unknown[]>) {
-    seen++;
-    if ((seen & 255) === 0 && Date.now() - lastProgress >= PROGRESS_MS) {
-      lastProgress = Date.now();
-      send({ type: 'progress', id: message.id, rows: seen });
-    }
-    if (seen <= message.offset) continue;
-    if (rows.length >= message.maxRows) {
-      truncated = true;
-      break;
-    }
-    const cells = raw.map((value) => renderCell(value, message.maxCellChars));
-    const size = cells.reduce<number>((sum, cell) => sum + cellBytes(cell) + 1, 2);
-    // The first row of a page always goes in, so paging always moves on.
-    if (rows.length > 0 && bytes + size > message.maxBytes) {
-      truncated = true;
-      break;
-    }
-    rows.push(cells);
-    bytes += size;
-  }
-  return { columns, rows, truncated, rowsRead: seen };
+  return readRows(stmt, message.params, message, {
+    onProgress: (rows) => send({ type: 'progress', id: message.id, rows }),
+    onChunk: (rowsText, rowCount) => send({ type: 'rows', id: message.id, rowsText, rowCount }),
+  });
 }
 
 function failure(id: number, error: unknown): ChildMessage {
@@ -122,6 +122,7 @@ process.on('message', (message: ParentMessage) => {
       // Reads the file now: it must be a database, and in write mode this rolls back a write that
       // an earlier query process was killed in the middle of (its hot journal).
       db.prepare('SELECT count(*) FROM sqlite_schema').get();
+      if (message.write) dropEmptyJournal(db, message.path);
       send({ type: 'ready' });
     } catch (error) {
       send({ type: 'open-failed', message: error instanceof Error ? error.message : String(error) });

@@ -12,8 +12,11 @@ import type { BindParams, BindValue } from './query-protocol.js';
 export const DEFAULT_MAX_ROWS = 500;
 /** Most rows a caller may ask for in one page. */
 export const MAX_ROWS_LIMIT = 10_000;
-/** Response bytes (cells as JSON, roughly) in one page unless asked otherwise. */
-export const DEFAULT_MAX_BYTES = 512 * 1024;
+/**
+ * Bytes of one page's text (the column line and one JSON line per row, as UTF-8) unless asked
+ * otherwise: core's default output budget. A tool passes what its app's budget leaves instead.
+ */
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
 /** Most bytes a caller may ask for in one page. */
 export const MAX_BYTES_LIMIT = 16 * 1024 * 1024;
 /** Characters of a TEXT cell shown before it is cut. */

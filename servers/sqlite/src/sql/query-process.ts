@@ -1,8 +1,12 @@
 /**
  * Starting and stopping the query process (query-child.ts) for the runner. It is forked with the
- * compiled script, a small JavaScript heap, an empty environment and JSON over IPC (every cell is
- * plain data by then, and JSON measured faster than the structured-clone channel for rows), and
- * unref'd so an idle one never keeps the server alive.
+ * compiled script, a small JavaScript heap, an empty environment and the structured-clone channel
+ * ('advanced'), and unref'd so an idle one never keeps the server alive.
+ *
+ * Why that channel: a page crosses as one string (row-text.ts), which structured clone copies as
+ * it is, while JSON escapes every quote in it and unescapes them on the other side. Measured for a
+ * 10,000-row page (700 KB) on Node 20: 25 ms from send to answer against 30 ms with JSON. (For a
+ * tree of cells it was the other way round, which is why pages are no longer sent as trees.)
  */
 
 import { type ChildProcess, fork } from 'node:child_process';
@@ -62,7 +66,7 @@ export function startQueryProcess(
     execArgv: [`--max-old-space-size=${CHILD_HEAP_MB}`],
     // Empty: SQLITE_USE_URI in the environment would turn URI file names on in better-sqlite3.
     env: {},
-    serialization: 'json',
+    serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';

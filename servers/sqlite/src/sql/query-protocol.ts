@@ -1,10 +1,10 @@
 /**
  * The messages between the server and its query process (see query-runner.ts and query-child.ts).
- * They travel as JSON over the IPC channel, so everything here is plain data: cells are already
- * rendered (no BigInt, no Buffer) before they leave the query process.
+ * Everything here is plain data: cells are rendered (no BigInt, no Buffer) and a page of rows is
+ * written as text (row-text.ts) before it leaves the query process.
  */
 
-import type { Rows } from './cells.js';
+import type { RowPageText } from './row-reader.js';
 
 /** A value bound to a `?`, `?NNN`, `:name`, `@name` or `$name` parameter. */
 export type BindValue = null | number | string;
@@ -36,6 +36,7 @@ export interface RunMessage {
   /** Rows to skip first (the pages already shown). */
   offset: number;
   maxRows: number;
+  /** Bytes the page's text may take: the column line and the row lines, as UTF-8. */
   maxBytes: number;
   maxCellChars: number;
 }
@@ -43,12 +44,8 @@ export interface RunMessage {
 /** Server to query process. */
 export type ParentMessage = OpenMessage | RunMessage;
 
-/** A page of rows, or what a write did. */
-export interface ChildResult extends Rows {
-  /** More rows were there than the page holds. */
-  truncated: boolean;
-  /** Rows read (skipped ones included) up to the cut. */
-  rowsRead: number;
+/** A page of rows (see row-reader.ts), or what a write did. */
+export interface ChildResult extends RowPageText {
   changes?: number;
   lastInsertRowid?: number | string;
 }
@@ -58,5 +55,7 @@ export type ChildMessage =
   | { type: 'ready' }
   | { type: 'open-failed'; message: string }
   | { type: 'progress'; id: number; rows: number }
+  /** A part of the page's rows, sent as soon as it is read (row-reader.ts); `done` has the rest. */
+  | { type: 'rows'; id: number; rowsText: string; rowCount: number }
   | { type: 'done'; id: number; result: ChildResult }
   | { type: 'fail'; id: number; message: string; user: boolean; code?: string };

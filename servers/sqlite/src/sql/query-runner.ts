@@ -16,9 +16,11 @@ import { CancelledError, throwIfAborted } from '@mcpkit/core/progress';
 import type { Rows } from './cells.js';
 import { type ClassifiedStatement, classifyStatement } from './classify.js';
 import type { DatabaseFile } from './open-database.js';
+import { PageParts } from './page-parts.js';
 import { bindParams, type ParamInput, type RunLimits, runLimits } from './query-limits.js';
 import { exited, kill, queryChildPath, startQueryProcess } from './query-process.js';
 import type { ChildMessage, ChildResult, Expectation, RunMessage } from './query-protocol.js';
+import { sqliteSentence } from './sqlite-message.js';
 
 /** What to run and within which bounds. */
 export interface RunOptions extends Partial<RunLimits> {
@@ -34,12 +36,23 @@ export interface RunOptions extends Partial<RunLimits> {
 
 /** One page of a result, or what a write did. */
 export interface QueryResult extends Rows {
+  /**
+   * The same rows as text, one JSON array per line with `<`/`>` escaped (row-text.ts): what the
+   * query process sent, ready for the fenced text copy without serialising the rows again.
+   */
+  rowsText: string;
   statement: ClassifiedStatement;
   truncated: boolean;
   /** Where the next page starts, when there is one and the statement can be run again (a read). */
   next?: { offset: number };
   changes?: number;
   lastInsertRowid?: number | string;
+}
+
+/** The query process's answer, with the page's rows gathered from its parts. */
+interface Answer {
+  result: ChildResult;
+  parts: PageParts;
 }
 
 /** How long a closing query process gets to close its connection before it is killed. */
@@ -58,11 +71,6 @@ function expectation(statement: ClassifiedStatement, options: RunOptions): void 
   } else if (statement.kind !== 'read') {
     throw new UserError(`This ${statement.verb} statement changes the database; it cannot run as a query.`);
   }
-}
-
-function sqliteSentence(message: string): string {
-  const text = message.length > 300 ? `${message.slice(0, 300)}…` : message;
-  return `SQLite refused the statement: ${text.replace(/[.\s]+$/, '')}.`;
 }
 
 /**
@@ -126,18 +134,19 @@ export class QueryRunner {
       maxBytes: limits.maxBytes,
       maxCellChars: limits.maxCellChars,
     };
-    const result = await this.#inTurn(
+    const { result, parts } = await this.#inTurn(
       () => this.#execute(message, limits.timeoutMs, options),
       options.signal,
     );
     const page: QueryResult = {
       statement,
       columns: result.columns,
-      rows: result.rows,
+      rows: parts.rows(),
+      rowsText: parts.text(),
       truncated: result.truncated,
     };
     if (result.truncated && options.expect !== 'write')
-      page.next = { offset: limits.offset + result.rows.length };
+      page.next = { offset: limits.offset + result.rowCount };
     if (result.changes !== undefined) page.changes = result.changes;
     if (result.lastInsertRowid !== undefined) page.lastInsertRowid = result.lastInsertRowid;
     return page;
@@ -184,8 +193,9 @@ export class QueryRunner {
    * Sends one statement and waits for its answer. The deadline starts before the query process
    * does (its timer is also what keeps the server alive meanwhile: the idle process is unref'd).
    */
-  #execute(message: RunMessage, timeoutMs: number, options: RunOptions): Promise<ChildResult> {
-    return new Promise<ChildResult>((resolve, reject) => {
+  #execute(message: RunMessage, timeoutMs: number, options: RunOptions): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      const parts = new PageParts();
       let child: ChildProcess | undefined;
       let settled = false;
       const done = (): boolean => {
@@ -212,8 +222,12 @@ export class QueryRunner {
         if (!('id' in reply) || reply.id !== message.id) return;
         if (reply.type === 'progress') {
           if (!settled) options.onProgress?.(reply.rows);
+        } else if (reply.type === 'rows') {
+          if (!settled) parts.add(reply.rowsText);
         } else if (reply.type === 'done') {
-          if (done()) resolve(reply.result);
+          if (!done()) return;
+          parts.add(reply.result.rowsText);
+          resolve({ result: reply.result, parts });
         } else if (reply.type === 'fail' && done()) {
           reject(
             reply.user ? new UserError(sqliteOrOwn(reply)) : new Error(`query process: ${reply.message}`),
@@ -283,7 +297,10 @@ export class QueryRunner {
   }
 }
 
-/** The query process's own refusals are sentences already; SQLite's and better-sqlite3's are wrapped. */
+/**
+ * The query process's own refusals are sentences already; SQLite's and better-sqlite3's are wrapped,
+ * keeping only what cannot quote text stored in the database (see sqlite-message.ts).
+ */
 function sqliteOrOwn(reply: { message: string; code?: string }): string {
-  return reply.code === 'REFUSED' ? reply.message : sqliteSentence(reply.message);
+  return reply.code === 'REFUSED' ? reply.message : sqliteSentence(reply.message, reply.code);
 }
