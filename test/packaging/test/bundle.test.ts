@@ -4,15 +4,18 @@
  * a copy of the unpacked tarball with no node_modules anywhere above it.
  */
 import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect } from '@mcpkit/core/testing';
+import { connect, discoverServers, loadWorld, textOf } from '@mcpkit/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { isBundle } from '../src/bundles.js';
 import { run, userPath } from '../src/run.js';
-import { binsOf } from '../src/workspaces.js';
+import { binsOf, ROOT } from '../src/workspaces.js';
 
 const packed = inject('packed');
 const scratch = inject('scratch');
+/** Each server's test world says how its bin starts serving (directories, flags, roots). */
+const servers = discoverServers(ROOT);
 
 const bundled = packed.flatMap((pkg) =>
   Object.entries(binsOf(pkg.manifest))
@@ -62,16 +65,31 @@ describe.each(bundled)('$bin', ({ pkg, bin, script }) => {
   });
 
   it.each(['legacy', 'modern'] as const)(
-    'serves a %s-era stdio session with nothing installed',
+    'serves its test world in a %s-era stdio session with nothing installed',
     async (era) => {
-      const session = await connect(undefined, {
-        era,
-        transport: { stdio: { command: 'node', args: [file, alone], env: { PATH: userPath() } } },
-      });
+      const server = servers.find((s) => s.packageName === pkg.name);
+      if (server === undefined) throw new Error(`${pkg.path} has a bundled bin but no test/world.ts`);
+      const world = await loadWorld(server);
+      const dir = join(scratch, 'alone-worlds', `${bin}-${era}`);
+      await mkdir(dir, { recursive: true });
+      const built = await world.setup(dir);
       try {
-        expect((await session.client.listTools()).tools.length).toBeGreaterThan(0);
+        const session = await connect(undefined, {
+          era,
+          ...(built.roots ? { roots: built.roots } : {}),
+          transport: { stdio: { command: 'node', args: [file, ...built.args], env: { PATH: userPath() } } },
+        });
+        try {
+          const tools = (await session.client.listTools()).tools.map((t) => t.name);
+          expect(tools).toEqual(expect.arrayContaining(world.tools));
+          // A call, so code the bin loads later (worker scripts, lazy imports) runs alone too.
+          const [read] = built.reads;
+          expect(textOf(await session.callTool(read.tool, read.args))).toContain(read.expect);
+        } finally {
+          await session.close();
+        }
       } finally {
-        await session.close();
+        await built.close?.();
       }
     },
   );

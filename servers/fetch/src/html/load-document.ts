@@ -5,6 +5,8 @@
  * page's own base resolved against its URL (when it is http or https), else the URL itself, so
  * Readability and the link list resolve relative links the way a browser would.
  */
+// Typed by linkedom.d.ts beside this file (see tsconfig `paths`), bundled from the real package.
+import { parseHTML } from 'linkedom';
 import {
   DEFAULT_HTML_LIMITS,
   type HtmlLimits,
@@ -12,16 +14,6 @@ import {
   type NormalizedHtml,
   normalizeHtml,
 } from './normalize-html.js';
-
-/** The part of linkedom used here, typed against lib.dom. */
-interface Linkedom {
-  parseHTML(html: string): { document: Document };
-}
-
-// linkedom's own declarations do not type-check against lib.dom (this package checks library
-// types), so it is imported by a specifier the compiler does not resolve and typed above.
-const LINKEDOM: string = 'linkedom';
-const { parseHTML } = (await import(LINKEDOM)) as Linkedom;
 
 /** A parsed page and what normalising it changed. */
 export interface LoadedDocument {

@@ -5,19 +5,14 @@
  * `Disallow: /*a*a*…` with an 8 KiB URL and stall the server for seconds. The cost of a decision
  * is estimated from the text first, and a file too costly to evaluate is treated as unreadable.
  */
-import { createRequire } from 'node:module';
+// Typed by robots-parser.d.ts beside this file (see tsconfig `paths`): the package's own
+// declarations describe an export it does not have. A static import, so the bundle carries it.
+import robotsParser from 'robots-parser';
 
 /** The parsed rules of one robots.txt (the part of robots-parser used here). */
 interface Robot {
   isAllowed(url: string, ua?: string): boolean | undefined;
 }
-
-// robots-parser is CommonJS and its declaration file describes an ES default export it does not
-// have, so it is loaded with require and typed here.
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (
-  url: string,
-  contents: string,
-) => Robot;
 
 /** Estimated character comparisons one decision may cost. */
 export const MAX_MATCH_COST = 50_000_000;
