@@ -167,11 +167,13 @@ describe('guarded client happy paths', () => {
   });
 
   it('fetches https with an extra CA and checks the name on the certificate', async () => {
-    const client = testClient({ dns, allowHosts: ['secure.test'] });
+    // A TLS handshake on a loaded 2-core machine can outlast the attack tests' 300 ms limits.
+    const limits = { connectTimeoutMs: 10_000, firstByteTimeoutMs: 10_000, totalTimeoutMs: 20_000 };
+    const client = testClient({ dns, allowHosts: ['secure.test'], limits });
     const result = await client.fetch(secure.url('/s', 'secure.test'));
     expect(new TextDecoder().decode(result.body)).toBe('secure page');
     await client.close();
-    const wrongName = testClient({ dns, allowHosts: ['site.test'] });
+    const wrongName = testClient({ dns, allowHosts: ['site.test'], limits });
     const error = await rejection(wrongName.fetch(secure.url('/s', 'site.test')));
     expect(error.message).toMatch(/certificate/);
     await wrongName.close();
