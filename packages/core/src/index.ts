@@ -63,10 +63,14 @@ export {
 } from './mrtr/index.js';
 export {
   type ArrayPosition,
+  argumentsKey,
+  type BoundPosition,
   type CursorCodec,
   type CursorCodecOptions,
   type CursorPosition,
   createCursorCodec,
+  decodeBoundCursor,
+  encodeBoundCursor,
   INVALID_CURSOR_MESSAGE,
   type JsonValue,
   type Page,

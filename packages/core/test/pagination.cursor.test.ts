@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UserError } from '../src/errors/index.js';
 import { MAX_CURSOR_LENGTH } from '../src/pagination/cursor-codec.js';
 import {
+  argumentsKey,
   type CursorCodec,
   createCursorCodec,
+  decodeBoundCursor,
+  encodeBoundCursor,
   INVALID_CURSOR_MESSAGE,
   type JsonValue,
 } from '../src/pagination/index.js';
@@ -153,5 +157,38 @@ describe('createCursorCodec', () => {
     const cursor = codec.encode('l', 1);
     mutable.fill(0);
     expect(codec.decode('l', cursor)).toBe(1);
+  });
+});
+
+describe('bound cursors', () => {
+  const codec = createCursorCodec({ key });
+  const isOffset = (value: { [field: string]: JsonValue }) => Number.isSafeInteger(value.o);
+  const mismatch = 'This cursor belongs to other arguments; repeat the call that returned it.';
+
+  it('round-trips a position for the same arguments, and the key is not part of it', () => {
+    const k = argumentsKey('read_query', 'SELECT 1', [1]);
+    const cursor = encodeBoundCursor(codec, 'read_query', k, { o: 500 });
+    expect(decodeBoundCursor(codec, 'read_query', cursor, k, isOffset, mismatch)).toEqual({ o: 500 });
+  });
+
+  it('keys differ when any argument differs, and are stable otherwise', () => {
+    expect(argumentsKey('a', 1)).toBe(argumentsKey('a', 1));
+    expect(argumentsKey('a', 1)).not.toBe(argumentsKey('a', 2));
+    expect(argumentsKey('a', 1)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('refuses a genuine cursor sent with other arguments with the tool’s sentence', () => {
+    const cursor = encodeBoundCursor(codec, 'read_query', argumentsKey('one'), { o: 1 });
+    expect(() =>
+      decodeBoundCursor(codec, 'read_query', cursor, argumentsKey('two'), isOffset, mismatch),
+    ).toThrow(new UserError(mismatch));
+  });
+
+  it('treats a cursor of the wrong shape, or without a key, as invalid', () => {
+    const k = argumentsKey('x');
+    const wrongShape = encodeBoundCursor(codec, 'read_query', k, { o: 'five' });
+    expectInvalidCall(() => decodeBoundCursor(codec, 'read_query', wrongShape, k, isOffset, mismatch));
+    const keyless = codec.encode('read_query', { o: 1 });
+    expectInvalidCall(() => decodeBoundCursor(codec, 'read_query', keyless, k, isOffset, mismatch));
   });
 });

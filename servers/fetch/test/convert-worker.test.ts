@@ -165,7 +165,7 @@ describe('the conversion threads', () => {
   it('turn a thread that runs out of memory into a sentence, and start a fresh one', async () => {
     const workers = new ConvertWorkers({ size: 1, heapMb: 16 });
     try {
-      const job = { contentType: 'text/html', url, raw: false, timeoutMs: 60_000 };
+      const job = { contentType: 'text/html', url, timeoutMs: 60_000 };
       await workers.convert({ ...job, body: bytes('<p>small</p>') });
       const [before] = workers.threadIds();
       const error = await workers
@@ -186,7 +186,7 @@ describe('the conversion threads', () => {
   it('take turns when there is one, and a queued page can be cancelled', async () => {
     const workers = new ConvertWorkers({ size: 1, heapMb: 256 });
     try {
-      const job = { contentType: 'text/html', url, raw: false, timeoutMs: 1_500 };
+      const job = { contentType: 'text/html', url, timeoutMs: 1_500 };
       let slowSettled = false;
       const slow = workers.convert({ ...job, body: SLOW_PAGE, limits: NO_CAPS }).finally(() => {
         slowSettled = true;

@@ -5,12 +5,11 @@
  * never makes a request to that site (before, the request was made and only its text withheld).
  */
 import { scriptedModel } from '@mcpkit/core/testing';
-import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusal } from './support/attack-kit.js';
 import { rejection, testClient } from './support/clients.js';
 import { type LocalServer, redirect, startServer, text } from './support/local-server.js';
-import { ERAS, type ToolsFixture, toolsFixture } from './support/tools-kit.js';
+import { ERAS, type ToolsFixture, toolResults, toolsFixture, withPort } from './support/tools-kit.js';
 
 const HOSTS = ['site.test', 'other.test'];
 const DNS = { 'site.test': ['127.0.0.1'], 'other.test': ['127.0.0.1'] };
@@ -74,26 +73,11 @@ describe('a request pinned to its origin', () => {
   });
 });
 
-/** The text of each tool result the model was sent in its last request. */
-function toolResults(params: CreateMessageRequestParams | undefined): { text: string; isError: boolean }[] {
-  const results: { text: string; isError: boolean }[] = [];
-  for (const message of params?.messages ?? []) {
-    const blocks = Array.isArray(message.content) ? message.content : [message.content];
-    for (const block of blocks) {
-      if (block.type !== 'tool_result') continue;
-      const text = block.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      results.push({ text, isError: block.isError === true });
-    }
-  }
-  return results;
-}
-
 describe.each(ERAS)('research reading a same-site link that redirects away, %s era', (era) => {
   let fx: ToolsFixture;
   afterEach(() => fx.close());
 
   it('refuses it before the other site is asked anything', async () => {
-    let port = 0;
     const model = scriptedModel({
       toolCalls: [
         { name: 'fetch', input: { url: 'http://site.test:{port}/redirect-away' } },
@@ -101,11 +85,7 @@ describe.each(ERAS)('research reading a same-site link that redirects away, %s e
       ],
       answer: () => 'Only the alpha page could be read.',
     });
-    // The port is known once the server runs: fill it into the scripted calls.
-    const respond: typeof model.respond = (params) =>
-      JSON.parse(JSON.stringify(model.respond(params)).replaceAll('{port}', String(port)));
-    fx = await toolsFixture(era, { connect: { sampling: respond } });
-    port = fx.server.port;
+    fx = await toolsFixture(era, { connect: { sampling: withPort(model.respond, () => fx.server.port) } });
     const { result, text } = await fx.call('research', { url: fx.url('/index'), question: 'What is there?' });
     expect(result.isError, text).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
@@ -125,14 +105,10 @@ describe.each(ERAS)('research reading a same-site link that redirects away, %s e
 
   it('refuses a copy the fetch tool cached after following the redirect', async () => {
     const model = scriptedModel({
-      toolCalls: [{ name: 'fetch', input: { url: '' } }],
+      toolCalls: [{ name: 'fetch', input: { url: 'http://site.test:{port}/redirect-away' } }],
       answer: () => 'Nothing read.',
     });
-    const respond: typeof model.respond = (params) =>
-      JSON.parse(
-        JSON.stringify(model.respond(params)).replace('"url":""', `"url":"${fx.url('/redirect-away')}"`),
-      );
-    fx = await toolsFixture(era, { connect: { sampling: respond } });
+    fx = await toolsFixture(era, { connect: { sampling: withPort(model.respond, () => fx.server.port) } });
     // The fetch tool may follow the redirect: its copy is cached under the link's URL.
     const fetched = await fx.call('fetch', { url: fx.url('/redirect-away') });
     expect(fetched.text).toContain('the secret');

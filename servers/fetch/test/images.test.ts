@@ -3,38 +3,13 @@
  * caps enforced before the body is read (a 30000×30000 PNG header followed by an endless stream
  * is refused after a few kilobytes), the byte cap, and refusals for non-images and bad statuses.
  */
-import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchImage } from '../src/image/fetch-image.js';
 import { probeImage, sniffImageType } from '../src/image/image-probe.js';
 import { expectRefusal, expectStillWorks, OK_HOST, timedRejection } from './support/attack-kit.js';
 import { testClient } from './support/clients.js';
 import { type Handler, type LocalServer, startServer, text } from './support/local-server.js';
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.byteLength);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A PNG of `width`×`height` grey pixels; with `header` only, just the signature and IHDR. */
-function png(width: number, height: number, header = false): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8);
-  const head = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-  ]);
-  if (header) return head;
-  const rows = Buffer.alloc((width + 1) * height, 0x80);
-  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
-  return Buffer.concat([head, chunk('IDAT', deflateSync(rows)), chunk('IEND', new Uint8Array())]);
-}
+import { png } from './support/png.js';
 
 const GIF = Buffer.from([...Buffer.from('GIF89a'), 0x40, 0x01, 0xf0, 0x00, 0, 0, 0, 0x3b]);
 const JPEG = Buffer.from([

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { rejection } from './support/clients.js';
 import { text } from './support/local-server.js';
-import { type FetchWorld, failure, fetchWorld, oneSentence, page } from './support/protocol-kit.js';
+import { type FetchWorld, fetchWorld, oneSentence, page } from './support/protocol-kit.js';
 
 const routes = {
   '/robots.txt': text('User-agent: *\nDisallow: /\n', 'text/plain'),
@@ -108,7 +108,7 @@ describe.each(['legacy', 'modern'] as const)('fetch prompts, %s era', (era) => {
     expect(body).toContain('Concentrate on action items.');
     expect(body).toContain('The article says hello.');
     expect(world.server.hits('/robots.txt')).toBe(0);
-    const error = await failure(
+    const error = await rejection(
       session.client.getPrompt({ name: 'summarize_page', arguments: { url: world.server.url('/article') } }),
     );
     expect(error.message).toMatch(/loopback/);

@@ -6,8 +6,9 @@
  */
 import type { TestSession } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rejection } from './support/clients.js';
 import type { Handler } from './support/local-server.js';
-import { type FetchWorld, failure, fetchWorld, oneSentence, page } from './support/protocol-kit.js';
+import { type FetchWorld, fetchWorld, oneSentence, page } from './support/protocol-kit.js';
 
 const UPDATED = 'notifications/resources/updated';
 
@@ -139,7 +140,7 @@ describe.each(['legacy', 'modern'] as const)('fetch cache subscriptions, %s era'
       res.end('gone');
     });
     await session.notifications.waitFor(UPDATED, (n) => n.params?.uri === uri);
-    const error = await failure(session.client.readResource({ uri }));
+    const error = await rejection(session.client.readResource({ uri }));
     expect(error.message).toContain('has not been fetched');
     await unsubscribe();
   });
@@ -152,7 +153,7 @@ describe('fetch cache subscriptions, legacy era only', () => {
   it('refuses to watch a URI that names no URL, in one sentence', async () => {
     world = await fetchWorld({});
     const session = await world.connect('legacy');
-    const error = await failure(session.client.subscribeResource({ uri: 'fetch://cache/not%20a%20url' }));
+    const error = await rejection(session.client.subscribeResource({ uri: 'fetch://cache/not%20a%20url' }));
     expect(error.message).toMatch(/cannot be watched/);
     expect(oneSentence(error.message)).toBe(true);
     expect(world.app.hub.stats.watches).toBe(0);

@@ -3,37 +3,12 @@
  * header, a byte cap that keeps the base64 image within one tool result, a sentence for what is
  * not an image, and robots.txt.
  */
-import { crc32, deflateSync } from 'node:zlib';
 import type { ImageContent } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imageByteCap } from '../src/tools/fetch-image.js';
 import { text } from './support/local-server.js';
+import { png } from './support/png.js';
 import { ERAS, expectSentence, type ToolsFixture, toolsFixture } from './support/tools-kit.js';
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(data.byteLength);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([head, body, crc]);
-}
-
-/** A grey PNG of `width`×`height`; with `headerOnly`, its signature and IHDR alone. */
-function png(width: number, height: number, headerOnly = false): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8);
-  const head = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-  ]);
-  if (headerOnly) return head;
-  const rows = Buffer.alloc((width + 1) * height, 0x80);
-  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
-  return Buffer.concat([head, chunk('IDAT', deflateSync(rows)), chunk('IEND', new Uint8Array())]);
-}
 
 describe.each(ERAS)('fetch_image, %s era', (era) => {
   let fx: ToolsFixture;

@@ -9,23 +9,9 @@ import { scriptedModel } from '@mcpkit/core/testing';
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANSWER_LABEL } from '../src/tools/research.js';
-import { ERAS, fenced, type ToolsFixture, toolsFixture } from './support/tools-kit.js';
+import { ERAS, fenced, type ToolsFixture, toolResults, toolsFixture, withPort } from './support/tools-kit.js';
 
 type Research = { answer: string; urls: string[]; model: string; sampled: boolean };
-
-/** The tool results the model was sent in its last request, in order. */
-function toolResults(params: CreateMessageRequestParams | undefined) {
-  const results: { text: string; isError: boolean }[] = [];
-  for (const message of params?.messages ?? []) {
-    const blocks = Array.isArray(message.content) ? message.content : [message.content];
-    for (const block of blocks) {
-      if (block.type !== 'tool_result') continue;
-      const text = block.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      results.push({ text, isError: block.isError === true });
-    }
-  }
-  return results;
-}
 
 function firstMessage(params: CreateMessageRequestParams | undefined): string {
   const content = params?.messages[0]?.content;
@@ -37,7 +23,6 @@ describe.each(ERAS)('research, %s era', (era) => {
   afterEach(() => fx.close());
 
   it('lends the model a fetch of same-site links and returns its answer with the pages read', async () => {
-    let port = 0;
     const model = scriptedModel({
       toolCalls: [
         { name: 'fetch', input: { url: 'http://site.test:{port}/alpha' } },
@@ -47,14 +32,7 @@ describe.each(ERAS)('research, %s era', (era) => {
       ],
       answer: () => 'Apples grow on the alpha page.',
     });
-    // The port is known once the server runs: fill it into the scripted calls.
-    const respond: typeof model.respond = (params) => {
-      const answer = model.respond(params);
-      const text = JSON.stringify(answer).replaceAll('{port}', String(port));
-      return JSON.parse(text);
-    };
-    fx = await toolsFixture(era, { connect: { sampling: respond } });
-    port = fx.server.port;
+    fx = await toolsFixture(era, { connect: { sampling: withPort(model.respond, () => fx.server.port) } });
     const { result, text } = await fx.call('research', {
       url: fx.url('/index'),
       question: 'What grows on the alpha page?',
@@ -109,15 +87,12 @@ describe.each(ERAS)('research, %s era', (era) => {
   });
 
   it('stops reading at the page budget', async () => {
-    let port = 0;
-    const calls = ['/alpha', '/beta'].map((path) => ({ name: 'fetch', input: { url: path } }));
+    const calls = ['/alpha', '/beta'].map((path) => ({
+      name: 'fetch',
+      input: { url: `http://site.test:{port}${path}` },
+    }));
     const model = scriptedModel({ toolCalls: calls, answer: () => 'Done.' });
-    const respond: typeof model.respond = (params) => {
-      const answer = JSON.stringify(model.respond(params));
-      return JSON.parse(answer.replaceAll('"url":"/', `"url":"http://site.test:${port}/`));
-    };
-    fx = await toolsFixture(era, { connect: { sampling: respond } });
-    port = fx.server.port;
+    fx = await toolsFixture(era, { connect: { sampling: withPort(model.respond, () => fx.server.port) } });
     const { result } = await fx.call('research', {
       url: fx.url('/index'),
       question: 'Read both.',

@@ -1,4 +1,3 @@
-import { pathToFileURL } from 'node:url';
 import { type App, type AppOptions, createApp, readPackageInfo } from '@mcpkit/core/server';
 import { DEFAULT_FS_CONTEXT, type FsContext } from './context.js';
 import { prompts } from './prompts/index.js';
@@ -56,7 +55,4 @@ export function createFilesystemApp(options: FilesystemOptions): App<FsContext> 
   );
 }
 
-/** The `file://` URI of a path, as resources name it. */
-export function fileUri(path: string): string {
-  return pathToFileURL(path).href;
-}
+export { fileUri } from './resources/file.js';

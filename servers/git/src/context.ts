@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { type Call, type Lookup, withContext } from '@mcpkit/core/server';
+import * as z from 'zod';
 import { findRepositories } from './git/find-repositories.js';
 import { openRepository, type RepositoryCache } from './git/open-repository.js';
 import type { Repository } from './git/repository.js';
@@ -21,6 +22,12 @@ export const { defineTool, definePrompt, defineResource, defineResourceTemplate 
 export type GitCall = Call<GitContext>;
 /** What git listings and completions get. */
 export type GitLookup = Lookup<GitContext>;
+
+/** `repo_path`, as every tool of this server takes it: resolved by {@link repositoryOf}. */
+export const repoPathArg = z
+  .string()
+  .optional()
+  .describe('The repository; default: the one the server was started with');
 
 /**
  * The repository a call names (`repo_path`: a path, or a name the resources use such as

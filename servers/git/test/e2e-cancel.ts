@@ -1,11 +1,12 @@
 /**
- * The every-feature scenario's proof that cancelling a git tool stops git itself, not only the
- * answer: the call is cancelled while its git process is seen running, and that process must be
- * gone soon after, long before it could have finished its work on its own.
+ * The proof that cancelling a git tool stops git itself, not only the answer: the call is cancelled
+ * while its git process is seen running, and that process must be gone soon after, long before it
+ * could have finished its work on its own. The every-feature scenario and the in-process read
+ * tests both use it.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processesMentioning, type ScenarioContext } from '@mcpkit/core/testing';
+import { processesMentioning, type TestSession } from '@mcpkit/core/testing';
 
 /** Polls until `check` holds, for up to `ms`; returns whether it did. */
 async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -24,7 +25,7 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
  * call whose git process runs for several seconds), with room for a loaded machine.
  */
 export async function expectGitKilledOnCancel(
-  ctx: ScenarioContext,
+  session: TestSession,
   gitDir: string,
   name: string,
   args: Record<string, unknown>,
@@ -33,7 +34,7 @@ export async function expectGitKilledOnCancel(
   const gits = () => processesMentioning(gitDir);
   assert.deepEqual(await gits(), [], 'a git process for the repository was already running');
   const controller = new AbortController();
-  const outcome = ctx.session.callTool(name, args, { signal: controller.signal }).then(
+  const outcome = session.callTool(name, args, { signal: controller.signal }).then(
     (result) => ({ result }),
     (error: unknown) => ({ error }),
   );

@@ -1,36 +1,13 @@
 /**
- * Fixtures for the read tools' tests: an app that serves only these tools (the server's tool list
- * is assembled elsewhere), and long histories made in one `git fast-import` run instead of one
- * process per commit.
+ * Fixtures for the read tools' tests: the shared fixture with the server's real app, and long
+ * histories made in one `git fast-import` run instead of one process per commit.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import type { App, AppOptions } from '@mcpkit/core/server';
-import type { GitContext } from '../src/context.js';
-import { gitBlame } from '../src/tools/git-blame.js';
-import { gitDiff } from '../src/tools/git-diff.js';
-import { gitDiffStaged } from '../src/tools/git-diff-staged.js';
-import { gitDiffUnstaged } from '../src/tools/git-diff-unstaged.js';
-import { gitLog } from '../src/tools/git-log.js';
-import { gitReflog } from '../src/tools/git-reflog.js';
-import { gitShow } from '../src/tools/git-show.js';
-import { FIXTURE_ENV, git, repoFixture } from './repo-kit.js';
-
-/** The tools under test. */
-export const readTools = [gitDiffUnstaged, gitDiffStaged, gitDiff, gitLog, gitShow, gitBlame, gitReflog];
-
-export interface ReadFixture {
-  base: string;
-  repo: string;
-  outside: string;
-  app: App<GitContext>;
-  cleanup(): Promise<void>;
-}
+import { execFileSync } from 'node:child_process';
+import { FIXTURE_ENV, git, type RepoFixture, repoFixture } from './repo-kit.js';
 
 /** The shared fixture (`base/repos/app` with three commits, `base/outside`) with the server's app. */
-export function readFixture(options: Omit<AppOptions, 'roots'> = {}): Promise<ReadFixture> {
-  return repoFixture(options);
-}
+export type ReadFixture = RepoFixture;
+export const readFixture = repoFixture;
 
 /** One commit for {@link importCommits}: the files it sets, whole. */
 export interface ImportedCommit {
@@ -78,42 +55,4 @@ export function lineCommits(n: number): ImportedCommit[] {
     lines.push(`line ${i + 1}`);
     return { message: `add line ${i + 1}`, files: { 'history.txt': `${lines.join('\n')}\n` } };
   });
-}
-
-/**
- * A long-to-blame history, streamed into `git fast-import`: `commits` commits on `main` of `dir`,
- * each rewriting three random lines of the `lines`-line `slow.txt` (about a second of blame for
- * 1500 commits of 4000 lines).
- */
-export async function importRandomEdits(dir: string, commits: number, lines: number): Promise<void> {
-  const child = spawn('git', ['fast-import', '--quiet'], {
-    cwd: dir,
-    env: FIXTURE_ENV,
-    stdio: ['pipe', 'ignore', 'inherit'],
-  });
-  const done = new Promise<void>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`fast-import exited with ${code}`)),
-    );
-  });
-  const rows = Array.from({ length: lines }, (_, i) => `line ${i}\n`);
-  let seed = 7;
-  const random = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed / 2_147_483_648;
-  };
-  for (let c = 0; c < commits; c++) {
-    for (let k = 0; k < 3; k++) rows[Math.floor(random() * lines)] = `edit ${c} ${random()}\n`;
-    const body = rows.join('');
-    const message = `edit ${c}\n`;
-    const stamp = 1_767_225_600 + c;
-    const chunk =
-      `commit refs/heads/main\nauthor A <a@example.com> ${stamp} +0000\ncommitter A <a@example.com> ${stamp} +0000\n` +
-      `data ${message.length}\n${message}M 100644 inline slow.txt\ndata ${Buffer.byteLength(body)}\n${body}\n`;
-    if (!child.stdin.write(chunk)) await once(child.stdin, 'drain');
-  }
-  child.stdin.end();
-  await done;
-  git(dir, 'reset', '-q', '--hard', 'main');
 }

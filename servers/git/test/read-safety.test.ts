@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, processesMentioning, type TestSession, textOf } from '@mcpkit/core/testing';
+import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importRandomEdits, type ReadFixture, readFixture } from './read-kit.js';
-import { git, makeRepo } from './repo-kit.js';
+import { expectGitKilledOnCancel } from './e2e-cancel.js';
+import { makeSlowHistory, SLOW_FILE } from './e2e-history.js';
+import { type ReadFixture, readFixture } from './read-kit.js';
+import { git } from './repo-kit.js';
 
 /** Every string field of every read tool, with the arguments that make the rest of the call valid. */
 const FIELDS: Array<[tool: string, field: string, base: Record<string, unknown>]> = [
@@ -132,31 +133,11 @@ describe.each(['legacy', 'modern'] as const)('read tools under attack, %s era', 
 
   it('kills git when the call is cancelled, and leaves no process behind', async () => {
     fx = await readFixture();
-    const slow = await makeRepo(join(fx.base, 'repos', 'slow'));
-    await importRandomEdits(slow, 1500, 4000);
+    const slow = await makeSlowHistory(join(fx.base, 'repos', 'slow'), { commits: 600, lines: 4000 });
     session = await connect(fx.app, { era });
-    const controller = new AbortController();
-    const started = Date.now();
-    const call = session.callTool(
-      'git_blame',
-      { repo_path: slow, path: 'slow.txt' },
-      { signal: controller.signal },
-    );
-    const outcome = call.then(
-      () => 'finished',
-      () => 'cancelled',
-    );
-    let running: number[] = [];
-    while (running.length === 0 && Date.now() - started < 15_000) {
-      running = await processesMentioning(slow);
-      if (running.length === 0) await sleep(5);
-    }
-    expect(running.length).toBeGreaterThan(0);
-    controller.abort();
-    expect(await outcome).toBe('cancelled');
-    const deadline = Date.now() + 5000;
-    while ((await processesMentioning(slow)).length > 0 && Date.now() < deadline) await sleep(20);
-    expect(await processesMentioning(slow)).toEqual([]);
+    // git seen running, the call cancelled, and no git left for the repository.
+    const blame = { repo_path: slow, path: SLOW_FILE };
+    await expectGitKilledOnCancel(session, join(slow, '.git'), 'git_blame', blame, 5000);
     // The server takes new work at once.
     expect(textOf(await session.callTool('git_log', { max_count: 1 }))).toContain('commit 3');
   }, 60_000);

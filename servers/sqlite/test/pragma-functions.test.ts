@@ -6,13 +6,11 @@
  * is one sentence and leaves the files as they were.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { classifyStatement } from '../src/sql/classify.js';
 import { connect } from '../src/sql/connect.js';
-import { type OpenedDatabase, openDatabase } from '../src/sql/open-database.js';
 import { checkPragmaFunction, readPragmaNames } from '../src/sql/pragma-policy.js';
-import { QueryRunner } from '../src/sql/query-runner.js';
-import { expectOneSentence, type Fixture, makeFixture, refusal, requireBuiltChild, witness } from './kit.js';
+import { expectOneSentence, refusal, useOpenFixture, witness } from './kit.js';
 import { outside } from './protocol-kit.js';
 
 const read = (sql: string) => classifyStatement(sql, { write: false });
@@ -85,39 +83,29 @@ describe('classifyStatement and pragma functions', () => {
 });
 
 describe('a file whose views reach pragma functions', () => {
-  let fixture: Fixture;
-  let db: OpenedDatabase;
-  let runner: QueryRunner;
-  beforeAll(() => {
-    requireBuiltChild();
-    fixture = makeFixture();
-    outside(
-      fixture,
-      `CREATE VIEW where_am_i AS SELECT * FROM pragma_database_list;
-       CREATE VIEW tuned AS SELECT * FROM pragma_optimize;`,
-    );
-    db = openDatabase(fixture.main, { write: true });
-    runner = new QueryRunner(db);
-  });
-  afterAll(async () => {
-    await runner.close();
-    db.close();
-    fixture.cleanup();
+  const opened = useOpenFixture({
+    write: true,
+    prepare: (fixture) =>
+      outside(
+        fixture,
+        `CREATE VIEW where_am_i AS SELECT * FROM pragma_database_list;
+         CREATE VIEW tuned AS SELECT * FROM pragma_optimize;`,
+      ),
   });
 
   it('cannot read them through the query process, and the path never shows', async () => {
-    const before = witness(fixture);
+    const before = witness(opened.fixture);
     for (const view of ['where_am_i', 'tuned']) {
-      const error = await refusal(() => runner.run(`SELECT * FROM ${view}`, { expect: 'read' }));
-      expect(expectOneSentence(error, fixture)).toMatch(
+      const error = await refusal(() => opened.runner.run(`SELECT * FROM ${view}`, { expect: 'read' }));
+      expect(expectOneSentence(error, opened.fixture)).toMatch(
         /unsafe use of virtual table "pragma_(database_list|optimize)"/,
       );
     }
-    expect(witness(fixture)).toEqual(before);
+    expect(witness(opened.fixture)).toEqual(before);
   });
 
   it('cannot read them through the server’s own connection either', () => {
-    const own = connect(fixture.main, false, 100);
+    const own = connect(opened.fixture.main, false, 100);
     try {
       expect(own.pragma('trusted_schema', { simple: true })).toBe(0);
       expect(() => own.prepare('SELECT * FROM where_am_i').all()).toThrow(/unsafe use of virtual table/);

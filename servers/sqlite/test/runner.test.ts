@@ -1,43 +1,19 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenedDatabase, openDatabase } from '../src/sql/open-database.js';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/sql/open-database.js';
 import { QueryRunner } from '../src/sql/query-runner.js';
 import { parseRowLines, rowLine } from '../src/sql/row-text.js';
-import {
-  alive,
-  expectOneSentence,
-  type Fixture,
-  makeFixture,
-  refusal,
-  requireBuiltChild,
-  sha256,
-  witness,
-} from './kit.js';
+import { alive, expectOneSentence, refusal, sha256, useOpenFixture, witness } from './kit.js';
 
 const COUNT_FOREVER =
   'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
-let fixture: Fixture;
-let db: OpenedDatabase;
-let runner: QueryRunner;
-
-beforeAll(() => {
-  requireBuiltChild();
-  fixture = makeFixture();
-  db = openDatabase(fixture.main, { write: false });
-  runner = new QueryRunner(db);
-});
-
-afterAll(async () => {
-  await runner.close();
-  db.close();
-  fixture.cleanup();
-});
+const opened = useOpenFixture();
 
 describe('QueryRunner, read-only', () => {
   it('answers columns and rows, values bound positionally or by name', async () => {
-    const page = await runner.run('SELECT id, name FROM t WHERE id <= ? ORDER BY id', {
+    const page = await opened.runner.run('SELECT id, name FROM t WHERE id <= ? ORDER BY id', {
       expect: 'read',
       params: [2],
     });
@@ -51,42 +27,46 @@ describe('QueryRunner, read-only', () => {
       statement: { kind: 'read', verb: 'SELECT' },
     });
     expect(page.next).toBeUndefined();
-    const named = await runner.run('SELECT name FROM customers WHERE name = :who', {
+    const named = await opened.runner.run('SELECT name FROM customers WHERE name = :who', {
       expect: 'read',
       params: { who: "Ada'; DROP TABLE t; --" },
     });
     expect(named.rows).toEqual([]);
-    const flag = await runner.run('SELECT ?, ?', { expect: 'read', params: [true, null] });
+    const flag = await opened.runner.run('SELECT ?, ?', { expect: 'read', params: [true, null] });
     expect(flag.rows).toEqual([[1, null]]);
   });
 
   it('pages by row cap: truncated, with the offset of the next page', async () => {
-    const first = await runner.run('SELECT id FROM t ORDER BY id', { expect: 'read', maxRows: 8 });
+    const first = await opened.runner.run('SELECT id FROM t ORDER BY id', { expect: 'read', maxRows: 8 });
     expect(first.rows.flat()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(first).toMatchObject({ truncated: true, next: { offset: 8 } });
-    const last = await runner.run('SELECT id FROM t ORDER BY id', { expect: 'read', maxRows: 8, offset: 16 });
+    const last = await opened.runner.run('SELECT id FROM t ORDER BY id', {
+      expect: 'read',
+      maxRows: 8,
+      offset: 16,
+    });
     expect(last.rows.flat()).toEqual([17, 18, 19, 20]);
     expect(last.truncated).toBe(false);
   });
 
   it('cuts a page at the byte budget, always keeping at least one row', async () => {
     const wide = "SELECT id, printf('%.1000c', 'x') FROM t ORDER BY id";
-    const page = await runner.run(wide, { expect: 'read', maxBytes: 3500 });
+    const page = await opened.runner.run(wide, { expect: 'read', maxBytes: 3500 });
     expect(page.rows).toHaveLength(3);
     expect(page).toMatchObject({ truncated: true, next: { offset: 3 } });
     // The budget is the page's text exactly: its column line and row lines; one more row is over.
     const used = Buffer.byteLength(`${rowLine(page.columns)}\n${page.rowsText}`);
     expect(used).toBeLessThanOrEqual(3500);
-    const fourth = await runner.run(wide, { expect: 'read', maxRows: 1, offset: 3 });
+    const fourth = await opened.runner.run(wide, { expect: 'read', maxRows: 1, offset: 3 });
     expect(used + 1 + Buffer.byteLength(fourth.rowsText)).toBeGreaterThan(3500);
-    const one = await runner.run("SELECT printf('%.3000c', 'y')", { expect: 'read', maxBytes: 1024 });
+    const one = await opened.runner.run("SELECT printf('%.3000c', 'y')", { expect: 'read', maxBytes: 1024 });
     expect(one.rows).toHaveLength(1);
   });
 
   it('returns a page read in several parts whole and in order', async () => {
     const many =
       "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 5000) SELECT x, printf('%.40c', 'r') FROM c";
-    const page = await runner.run(many, { expect: 'read', maxRows: 5000 });
+    const page = await opened.runner.run(many, { expect: 'read', maxRows: 5000 });
     // 5,000 rows of about 50 bytes: several parts of the query process's 64 KiB.
     expect(page.rows).toHaveLength(5000);
     expect(page.rows.every((row, i) => row[0] === i + 1 && row[1] === 'r'.repeat(40))).toBe(true);
@@ -96,7 +76,7 @@ describe('QueryRunner, read-only', () => {
   });
 
   it('renders BLOBs, huge integers, infinities and long text safely', async () => {
-    const page = await runner.run(
+    const page = await opened.runner.run(
       "SELECT x'00ff10', zeroblob(100000), 9223372036854775807, -9007199254740991, 1e999, 2.5, printf('%.50c', 'z')",
       { expect: 'read', maxCellChars: 20 },
     );
@@ -112,49 +92,55 @@ describe('QueryRunner, read-only', () => {
   });
 
   it('runs EXPLAIN QUERY PLAN for the explain expectation', async () => {
-    const plan = await runner.run('SELECT * FROM orders WHERE customer_id = 1', { expect: 'explain' });
+    const plan = await opened.runner.run('SELECT * FROM orders WHERE customer_id = 1', { expect: 'explain' });
     expect(plan.columns).toEqual(['id', 'parent', 'notused', 'detail']);
     expect(String(plan.rows[0]?.[3])).toMatch(/orders_by_customer/);
   });
 
   it('wraps SQLite’s own errors in one sentence', async () => {
-    const error = await refusal(() => runner.run('SELECT nope FROM t', { expect: 'read' }));
-    expect(expectOneSentence(error, fixture)).toBe('SQLite refused the statement: no such column: nope.');
-    const params = await refusal(() => runner.run('SELECT ?', { expect: 'read', params: [1, 2] }));
+    const error = await refusal(() => opened.runner.run('SELECT nope FROM t', { expect: 'read' }));
+    expect(expectOneSentence(error, opened.fixture)).toBe(
+      'SQLite refused the statement: no such column: nope.',
+    );
+    const params = await refusal(() => opened.runner.run('SELECT ?', { expect: 'read', params: [1, 2] }));
     expect(expectOneSentence(params)).toMatch(/^SQLite refused the statement: Too many parameter values/);
   });
 
   it('refuses bad limits and parameters with a sentence', async () => {
     expect(
-      expectOneSentence(await refusal(() => runner.run('SELECT 1', { expect: 'read', offset: -1 }))),
+      expectOneSentence(await refusal(() => opened.runner.run('SELECT 1', { expect: 'read', offset: -1 }))),
     ).toMatch(/row offset/);
-    const nan = await refusal(() => runner.run('SELECT ?', { expect: 'read', params: [Number.NaN] }));
+    const nan = await refusal(() => opened.runner.run('SELECT ?', { expect: 'read', params: [Number.NaN] }));
     expect(expectOneSentence(nan)).toMatch(/finite number/);
   });
 
   it('keeps one warm process between calls', async () => {
-    await runner.run('SELECT 1', { expect: 'read' });
-    const pid = runner.pid;
-    await runner.run('SELECT 2', { expect: 'read' });
-    expect(runner.pid).toBe(pid);
+    await opened.runner.run('SELECT 1', { expect: 'read' });
+    const pid = opened.runner.pid;
+    await opened.runner.run('SELECT 2', { expect: 'read' });
+    expect(opened.runner.pid).toBe(pid);
   });
 
   it('kills the process at the time limit and starts a fresh one for the next call', async () => {
-    await runner.run('SELECT 1', { expect: 'read' });
-    const pid = runner.pid as number;
-    const error = await refusal(() => runner.run(COUNT_FOREVER, { expect: 'read', timeoutMs: 400 }));
+    await opened.runner.run('SELECT 1', { expect: 'read' });
+    const pid = opened.runner.pid as number;
+    const error = await refusal(() => opened.runner.run(COUNT_FOREVER, { expect: 'read', timeoutMs: 400 }));
     expect(expectOneSentence(error)).toMatch(/ran past its time limit of 0.4 s and was stopped/);
     expect(alive(pid)).toBe(false);
-    expect(runner.pid).not.toBe(pid);
-    expect((await runner.run('SELECT 3', { expect: 'read' })).rows).toEqual([[3]]);
+    expect(opened.runner.pid).not.toBe(pid);
+    expect((await opened.runner.run('SELECT 3', { expect: 'read' })).rows).toEqual([[3]]);
   });
 
   it('kills the process on cancel, and a cancelled call waiting its turn never runs', async () => {
-    await runner.run('SELECT 1', { expect: 'read' });
-    const pid = runner.pid as number;
+    await opened.runner.run('SELECT 1', { expect: 'read' });
+    const pid = opened.runner.pid as number;
     const controller = new AbortController();
-    const running = refusal(() => runner.run(COUNT_FOREVER, { expect: 'read', signal: controller.signal }));
-    const waiting = refusal(() => runner.run('SELECT 1', { expect: 'read', signal: controller.signal }));
+    const running = refusal(() =>
+      opened.runner.run(COUNT_FOREVER, { expect: 'read', signal: controller.signal }),
+    );
+    const waiting = refusal(() =>
+      opened.runner.run('SELECT 1', { expect: 'read', signal: controller.signal }),
+    );
     setTimeout(() => controller.abort(), 200);
     expect(expectOneSentence(await running)).toBe('The call was cancelled.');
     expect(expectOneSentence(await waiting)).toBe('The call was cancelled.');
@@ -162,13 +148,15 @@ describe('QueryRunner, read-only', () => {
     const done = new AbortController();
     done.abort();
     expect(
-      expectOneSentence(await refusal(() => runner.run('SELECT 1', { expect: 'read', signal: done.signal }))),
+      expectOneSentence(
+        await refusal(() => opened.runner.run('SELECT 1', { expect: 'read', signal: done.signal })),
+      ),
     ).toBe('The call was cancelled.');
   });
 
   it('reports rows read so far during a long query', async () => {
     const seen: number[] = [];
-    const page = await runner.run(
+    const page = await opened.runner.run(
       'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 800000) SELECT x FROM c',
       { expect: 'read', offset: 799_997, onProgress: (rows) => seen.push(rows) },
     );
@@ -178,16 +166,18 @@ describe('QueryRunner, read-only', () => {
   });
 
   it('runs statements one at a time, in order', async () => {
-    const pages = await Promise.all([1, 2, 3].map((n) => runner.run(`SELECT ${n}`, { expect: 'read' })));
+    const pages = await Promise.all(
+      [1, 2, 3].map((n) => opened.runner.run(`SELECT ${n}`, { expect: 'read' })),
+    );
     expect(pages.map((p) => p.rows[0]?.[0])).toEqual([1, 2, 3]);
   });
 });
 
 describe('QueryRunner, write mode', () => {
   it('writes, asks for confirmation before DDL and unconditional deletes, and pages no write', async () => {
-    const rw = openDatabase(fixture.main, { write: true });
+    const rw = openDatabase(opened.fixture.main, { write: true });
     const writer = new QueryRunner(rw);
-    const before = sha256(fixture.main);
+    const before = sha256(opened.fixture.main);
     try {
       const insert = await writer.run('INSERT INTO t(v, name) VALUES (?, ?)', {
         expect: 'write',
@@ -213,7 +203,7 @@ describe('QueryRunner, write mode', () => {
         writer.run('INSERT INTO z VALUES (1) RETURNING x', { expect: 'read' }),
       );
       expect(expectOneSentence(sneaky)).toMatch(/cannot run as a query/);
-      expect(sha256(fixture.main)).not.toBe(before);
+      expect(sha256(opened.fixture.main)).not.toBe(before);
     } finally {
       await writer.close();
       rw.close();
@@ -221,16 +211,16 @@ describe('QueryRunner, write mode', () => {
   });
 
   it('rolls back a write stopped at the time limit: same bytes, no journal left behind', async () => {
-    const rw = openDatabase(fixture.main, { write: true });
+    const rw = openDatabase(opened.fixture.main, { write: true });
     const writer = new QueryRunner(rw);
     try {
-      const before = witness(fixture);
+      const before = witness(opened.fixture);
       const endless = `INSERT INTO t(v, name) ${COUNT_FOREVER.replace('SELECT count(*) FROM c', "SELECT x, 'filler' FROM c")}`;
       const error = await refusal(() => writer.run(endless, { expect: 'write', timeoutMs: 700 }));
       expect(expectOneSentence(error)).toMatch(/time limit/);
       // The replacement process rolls the hot journal back as it opens.
       expect((await writer.run('SELECT count(*) FROM t', { expect: 'read' })).rows).toEqual([[21]]);
-      expect(witness(fixture)).toEqual(before);
+      expect(witness(opened.fixture)).toEqual(before);
     } finally {
       await writer.close();
       rw.close();
@@ -238,12 +228,12 @@ describe('QueryRunner, write mode', () => {
   });
 
   it('removes an empty journal a killed writer left, but never while another connection writes', async () => {
-    const journal = `${fixture.main}-journal`;
+    const journal = `${opened.fixture.main}-journal`;
     // Another connection in the middle of a write transaction: its (empty) journal is its own.
-    const other = new Database(fixture.main);
+    const other = new Database(opened.fixture.main);
     other.exec('BEGIN IMMEDIATE');
     writeFileSync(journal, '');
-    const rw = openDatabase(fixture.main, { write: true });
+    const rw = openDatabase(opened.fixture.main, { write: true });
     const held = new QueryRunner(rw);
     try {
       await held.run('SELECT 1', { expect: 'read', timeoutMs: 10_000 });
@@ -255,12 +245,12 @@ describe('QueryRunner, write mode', () => {
     }
     // Nobody writing: an empty journal holds nothing to roll back and goes.
     writeFileSync(journal, '');
-    const before = sha256(fixture.main);
+    const before = sha256(opened.fixture.main);
     const tidy = new QueryRunner(rw);
     try {
       await tidy.run('SELECT 1', { expect: 'read' });
       expect(existsSync(journal)).toBe(false);
-      expect(sha256(fixture.main)).toBe(before);
+      expect(sha256(opened.fixture.main)).toBe(before);
     } finally {
       await tidy.close();
       rw.close();

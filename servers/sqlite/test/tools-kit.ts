@@ -10,9 +10,10 @@ import { RootSet } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
 import { type ConnectOptions, connect, type TestSession } from '@mcpkit/core/testing';
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { SqliteContext } from '../src/context.js';
 import { createSqliteApp } from '../src/server.js';
-import { type Fixture, makeFixture, requireBuiltChild } from './kit.js';
+import { type Fixture, makeFixture, requireBuiltChild, witness } from './kit.js';
 
 /** Both protocol eras, for `describe.each`. */
 export const ERAS = ['legacy', 'modern'] as const;
@@ -48,6 +49,25 @@ export function toolsFixture(): Fixture {
   mkdirSync(join(fixture.dir, 'outside'));
   writeFileSync(join(fixture.dir, 'outside', 'keep.txt'), 'outside the export directory\n');
   return fixture;
+}
+
+/**
+ * A {@link toolsFixture} for a file whose calls must change nothing: built in `beforeAll` with its
+ * witness taken, and in `afterAll` checked against that witness, then removed. Read `fixture` inside
+ * hooks and tests only.
+ */
+export function useUnchangedFixture(): { readonly fixture: Fixture } {
+  const held = {} as { fixture: Fixture };
+  let before: ReturnType<typeof witness>;
+  beforeAll(() => {
+    held.fixture = toolsFixture();
+    before = witness(held.fixture);
+  });
+  afterAll(() => {
+    expect(witness(held.fixture)).toEqual(before);
+    held.fixture.cleanup();
+  });
+  return held;
 }
 
 /** Builds the fixture (unless given, then made by {@link toolsFixture}), the app and a connected session. */

@@ -6,8 +6,8 @@
 import { INVALID_CURSOR_MESSAGE } from '@mcpkit/core/pagination';
 import { textOf } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, INJECTION, type Witness, witness } from './kit.js';
-import { ERAS, fenced, structured, type ToolsWorld, toolsFixture, toolsWorld } from './tools-kit.js';
+import { INJECTION } from './kit.js';
+import { ERAS, fenced, structured, type ToolsWorld, toolsWorld, useUnchangedFixture } from './tools-kit.js';
 
 type Page = {
   columns: string[];
@@ -18,23 +18,12 @@ type Page = {
   nextCursor?: string;
 };
 
-let fixture: Fixture;
-let before: Witness;
-
-beforeAll(() => {
-  fixture = toolsFixture();
-  before = witness(fixture);
-});
-
-afterAll(() => {
-  expect(witness(fixture)).toEqual(before);
-  fixture.cleanup();
-});
+const unchanged = useUnchangedFixture();
 
 describe.each(ERAS)('read_query, %s era', (era) => {
   let w: ToolsWorld;
   beforeAll(async () => {
-    w = await toolsWorld(era, { fixture });
+    w = await toolsWorld(era, { fixture: unchanged.fixture });
   });
   afterAll(() => w.close());
 
@@ -114,7 +103,7 @@ describe.each(ERAS)('read_query, %s era', (era) => {
   });
 
   it('cuts a page at the byte budget before the row cap', async () => {
-    const small = await toolsWorld(era, { fixture, outputLimitBytes: 16 * 1024 });
+    const small = await toolsWorld(era, { fixture: unchanged.fixture, outputLimitBytes: 16 * 1024 });
     try {
       const query = "SELECT id, printf('%.2000c', 'x') AS wide FROM t ORDER BY id";
       const page = structured<Page>(await small.call('read_query', { query }));
@@ -131,7 +120,7 @@ describe.each(ERAS)('read_query, %s era', (era) => {
 
   it('fits a full page whole in the output budget, angle brackets counted as their escapes', async () => {
     const limit = 16 * 1024;
-    const small = await toolsWorld(era, { fixture, outputLimitBytes: limit });
+    const small = await toolsWorld(era, { fixture: unchanged.fixture, outputLimitBytes: limit });
     try {
       // Every '<' is six bytes in the text copy: a page measured by its raw cells would overflow
       // the budget, and core would cut the text, closing tag and all.
@@ -190,7 +179,7 @@ describe.each(ERAS)('read_query, %s era', (era) => {
       const result = await w.call('read_query', args);
       expect(result.isError, JSON.stringify(args)).toBe(true);
       expect(textOf(result)).toMatch(sentence);
-      expect(textOf(result)).not.toContain(fixture.dir);
+      expect(textOf(result)).not.toContain(unchanged.fixture.dir);
     }
     // A value that is not a scalar is refused by the argument schema before anything runs.
     const nested = await w.call('read_query', { query: 'SELECT ?', params: [{ a: 1 }] });

@@ -6,42 +6,22 @@
 import { textOf } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_ATTACKS } from './attacks-corpus.js';
-import { type Fixture, type Witness, witness } from './kit.js';
-import { ERAS, fenced, structured, type ToolsWorld, toolsFixture, toolsWorld } from './tools-kit.js';
+import { FIXTURE_TABLES } from './kit.js';
+import { ERAS, fenced, structured, type ToolsWorld, toolsWorld, useUnchangedFixture } from './tools-kit.js';
 
-let fixture: Fixture;
-let before: Witness;
-
-beforeAll(() => {
-  fixture = toolsFixture();
-  before = witness(fixture);
-});
-
-afterAll(() => {
-  expect(witness(fixture)).toEqual(before);
-  fixture.cleanup();
-});
+const unchanged = useUnchangedFixture();
 
 describe.each(ERAS)('schema tools, %s era', (era) => {
   let w: ToolsWorld;
   beforeAll(async () => {
-    w = await toolsWorld(era, { fixture });
+    w = await toolsWorld(era, { fixture: unchanged.fixture });
   });
   afterAll(() => w.close());
 
   it('list_tables lists tables and views by stored name, fenced, without sqlite_ tables', async () => {
     const result = await w.call('list_tables');
     const { tables } = structured<{ tables: { name: string; type: string }[] }>(result);
-    expect(tables).toEqual([
-      { name: 'big_orders', type: 'view' },
-      { name: 'customers', type: 'table' },
-      { name: 'files', type: 'table' },
-      { name: 'forever', type: 'view' },
-      { name: 'notes', type: 'table' },
-      { name: 'odd"name', type: 'table' },
-      { name: 'orders', type: 'table' },
-      { name: 't', type: 'table' },
-    ]);
+    expect(tables).toEqual(FIXTURE_TABLES);
     expect(fenced(textOf(result))?.body).toContain('["odd\\"name","table"]');
   });
 
@@ -79,7 +59,7 @@ describe.each(ERAS)('schema tools, %s era', (era) => {
       expect(text).toMatch(
         /^(There is no table ".*"; list_tables shows them\.|Give a table name of 1 to 1024)/s,
       );
-      expect(text).not.toContain(fixture.dir);
+      expect(text).not.toContain(unchanged.fixture.dir);
     }
     const empty = await w.call('describe_table', { table_name: '' });
     expect(empty.isError).toBe(true);

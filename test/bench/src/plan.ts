@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type DiscoveredServer, discoverServers, type TestWorld } from '@mcpkit/core/testing';
+import { builtBin, type DiscoveredServer, discoverServers, type TestWorld } from '@mcpkit/core/testing';
 // The worlds are TypeScript and the built bench runs on plain Node; vite loads them without a build.
 import { runnerImport } from 'vite';
 import type { SealedSuite } from './scenario.js';
@@ -82,12 +82,10 @@ async function loadExtras(name: string): Promise<PlanExtras> {
 
 /** Our targets, the server's peers, the floor; the world's suite, then the extras' suites. */
 export async function buildPlan(server: DiscoveredServer, options: PlanOptions): Promise<Plan> {
-  if (!existsSync(server.bin)) {
-    throw new Error(`${server.path} is not built (no ${server.bin}); run "npx turbo run build" first.`);
-  }
+  const bin = builtBin(server);
   const [world, extras] = await Promise.all([loadWorld(server), loadExtras(server.name)]);
   const targets: Target[] = [
-    ...ourTargets(server.bin),
+    ...ourTargets(bin),
     ...(options.noPeers ? [] : ((await extras.peers?.(options)) ?? [])),
     FLOOR,
   ];

@@ -99,6 +99,13 @@ export function sealSuite<F extends Fixture>(suite: Suite<F>): SealedSuite {
   return { id: suite.id, scenarios: suite.scenarios, open: (use) => use(suite) };
 }
 
+/** A floor result: the text it built or read, whose size is reported like an answer's. */
+export const built = (text: string): OpResult => ({ answers: [], text });
+
+/** A tool answer's structured content, or an empty record when it has none. */
+export const structured = (answer: CallToolResult): Record<string, unknown> =>
+  (answer.structuredContent as Record<string, unknown> | undefined) ?? {};
+
 /** The text of a tool answer; a tool error becomes a thrown error so the session is marked failed. */
 export function answerText(result: CallToolResult): string {
   const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
@@ -108,7 +115,7 @@ export function answerText(result: CallToolResult): string {
 
 /** The `nextCursor` a paged tool put in its structured answer, if any. */
 export function nextCursorOf(result: CallToolResult): string | undefined {
-  const cursor = (result.structuredContent as { nextCursor?: unknown } | undefined)?.nextCursor;
+  const cursor = structured(result).nextCursor;
   return typeof cursor === 'string' && cursor.length > 0 ? cursor : undefined;
 }
 

@@ -20,8 +20,6 @@ export interface ServerTarget {
   impl: string;
   /** The bin to run with `node`; its arguments come from the fixture a scenario runs on. */
   bin: string;
-  /** The Node binary to run it with, when not this one (a peer that needs a newer Node). */
-  node?: string;
   /** Extra environment variables for its process. */
   env?: Readonly<Record<string, string>>;
 }
@@ -97,7 +95,7 @@ export interface Session {
  */
 export async function openSession(target: ServerTarget, args: readonly string[]): Promise<Session> {
   const transport = new InPlaceStdioTransport({
-    command: target.node ?? process.execPath,
+    command: process.execPath,
     args: [target.bin, ...args],
     env: { ...getDefaultEnvironment(), ...target.env },
     stderr: 'pipe',

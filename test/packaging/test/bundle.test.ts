@@ -4,18 +4,15 @@
  * a copy of the unpacked tarball with no node_modules anywhere above it.
  */
 import { cpSync, existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, discoverServers, loadWorld, textOf } from '@mcpkit/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { isBundle } from '../src/bundles.js';
-import { run, userPath } from '../src/run.js';
-import { binsOf, ROOT } from '../src/workspaces.js';
+import { run } from '../src/run.js';
+import { binsOf } from '../src/workspaces.js';
+import { expectServesWorld, worldOf } from '../src/world-session.js';
 
 const packed = inject('packed');
 const scratch = inject('scratch');
-/** Each server's test world says how its bin starts serving (directories, flags, roots). */
-const servers = discoverServers(ROOT);
 
 const bundled = packed.flatMap((pkg) =>
   Object.entries(binsOf(pkg.manifest))
@@ -67,30 +64,13 @@ describe.each(bundled)('$bin', ({ pkg, bin, script }) => {
   it.each(['legacy', 'modern'] as const)(
     'serves its test world in a %s-era stdio session with nothing installed',
     async (era) => {
-      const server = servers.find((s) => s.packageName === pkg.name);
-      if (server === undefined) throw new Error(`${pkg.path} has a bundled bin but no test/world.ts`);
-      const world = await loadWorld(server);
-      const dir = join(scratch, 'alone-worlds', `${bin}-${era}`);
-      await mkdir(dir, { recursive: true });
-      const built = await world.setup(dir);
-      try {
-        const session = await connect(undefined, {
-          era,
-          ...(built.roots ? { roots: built.roots } : {}),
-          transport: { stdio: { command: 'node', args: [file, ...built.args], env: { PATH: userPath() } } },
-        });
-        try {
-          const tools = (await session.client.listTools()).tools.map((t) => t.name);
-          expect(tools).toEqual(expect.arrayContaining(world.tools));
-          // A call, so code the bin loads later (worker scripts, lazy imports) runs alone too.
-          const [read] = built.reads;
-          expect(textOf(await session.callTool(read.tool, read.args))).toContain(read.expect);
-        } finally {
-          await session.close();
-        }
-      } finally {
-        await built.close?.();
-      }
+      // The world's read makes code the bin loads later (worker scripts, lazy imports) run alone too.
+      await expectServesWorld(await worldOf(pkg.name, pkg.path), {
+        dir: join(scratch, 'alone-worlds', `${bin}-${era}`),
+        command: 'node',
+        args: [file],
+        eras: [era],
+      });
     },
   );
 });

@@ -3,20 +3,16 @@
  * export loaded and every bin run from that install (`npx --no-install`, and a stdio session in
  * both protocol eras), with the user's Node and none of the monorepo on PATH.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, discoverServers, loadWorld, textOf } from '@mcpkit/core/testing';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { exportedSubpaths } from '../src/exports.js';
 import { installTarballs, resolvedSources } from '../src/install.js';
-import { run, userPath } from '../src/run.js';
-import { binsOf, ROOT } from '../src/workspaces.js';
+import { run } from '../src/run.js';
+import { binsOf } from '../src/workspaces.js';
+import { expectServesWorld, worldOf } from '../src/world-session.js';
 
 const packed = inject('packed');
 const project = join(inject('scratch'), 'user-project');
-
-/** Each server's test world says how its bin starts serving (directories, flags, roots). */
-const servers = discoverServers(ROOT);
 
 beforeAll(async () => {
   await installTarballs(
@@ -88,39 +84,17 @@ describe.each(packed)('$name', (pkg) => {
     });
 
     it.each(['legacy', 'modern'] as const)('serves a %s-era stdio session that lists tools', async (era) => {
-      const server = servers.find((s) => s.packageName === pkg.name);
-      if (server === undefined) throw new Error(`${pkg.path} has a bin but no test/world.ts`);
-      const world = await loadWorld(server);
-      const dir = join(project, 'data', `${bin}-${era}`);
-      await mkdir(dir, { recursive: true });
-      const built = await world.setup(dir);
-      try {
-        const session = await connect(undefined, {
-          era,
-          ...(built.roots ? { roots: built.roots } : {}),
-          transport: {
-            stdio: {
-              command: join(project, 'node_modules', '.bin', bin),
-              args: built.args,
-              env: { PATH: userPath() },
-            },
-          },
-        });
-        try {
+      // The world's read exercises the installed bin's dependencies, not just their loading.
+      await expectServesWorld(await worldOf(pkg.name, pkg.path), {
+        dir: join(project, 'data', `${bin}-${era}`),
+        command: join(project, 'node_modules', '.bin', bin),
+        eras: [era],
+        check: (session, tools) => {
           expect(session.client.getProtocolEra()).toBe(era);
           expect(session.client.getServerVersion()?.version).toBe(pkg.version);
-          const { tools } = await session.client.listTools();
-          expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(world.tools));
           for (const tool of tools) expect(tool.description ?? '', tool.name).not.toBe('');
-          // A call the world sets up, so the installed bin's dependencies are exercised, not just loaded.
-          const [read] = built.reads;
-          expect(textOf(await session.callTool(read.tool, read.args))).toContain(read.expect);
-        } finally {
-          await session.close();
-        }
-      } finally {
-        await built.close?.();
-      }
+        },
+      });
     });
   });
 });

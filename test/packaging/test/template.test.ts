@@ -3,14 +3,14 @@
  * `@mcpkit/core` (and `@mcpkit/bundle`) tarballs, builds with its own `npm run build`, and its bin
  * reports the fork's own version, offers no testing switches, and serves its test world in both eras.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, discoverServers, loadWorld, textOf } from '@mcpkit/core/testing';
+import { discoverServers, loadWorld } from '@mcpkit/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { NPM_INSTALL } from '../src/install.js';
-import { run, runOk, userPath } from '../src/run.js';
+import { run, runOk } from '../src/run.js';
 import { FORK_VERSION, forkServer } from '../src/template.js';
 import { binsOf, ROOT } from '../src/workspaces.js';
+import { expectServesWorld } from '../src/world-session.js';
 
 const packed = inject('packed');
 const scratch = inject('scratch');
@@ -44,29 +44,14 @@ describe.each(discoverServers(ROOT))('$path', (server) => {
     expect(help.stdout).not.toMatch(/conformance|fixture|testing/i);
 
     // And it serves its test world in both eras, on the fork's own build.
-    const world = await loadWorld(server);
-    const dir = join(scratch, 'worlds', server.path.replace('/', '-'));
-    await mkdir(dir, { recursive: true });
-    const built = await world.setup(dir);
-    try {
-      for (const era of ['legacy', 'modern'] as const) {
-        const session = await connect(undefined, {
-          era,
-          ...(built.roots ? { roots: built.roots } : {}),
-          transport: { stdio: { command: 'node', args: [bin, ...built.args], env: { PATH: userPath() } } },
-        });
-        try {
-          expect(session.client.getServerVersion()?.version).toBe(FORK_VERSION);
-          const tools = (await session.client.listTools()).tools.map((t) => t.name);
-          expect(tools).toEqual(expect.arrayContaining(world.tools));
-          const [read] = built.reads;
-          expect(textOf(await session.callTool(read.tool, read.args))).toContain(read.expect);
-        } finally {
-          await session.close();
-        }
-      }
-    } finally {
-      await built.close?.();
-    }
+    await expectServesWorld(await loadWorld(server), {
+      dir: join(scratch, 'worlds', server.path.replace('/', '-')),
+      command: 'node',
+      args: [bin],
+      eras: ['legacy', 'modern'],
+      check: (session) => {
+        expect(session.client.getServerVersion()?.version).toBe(FORK_VERSION);
+      },
+    });
   });
 });

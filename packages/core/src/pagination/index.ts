@@ -3,6 +3,12 @@
  * with these, behind opaque, tamper-evident cursors (`call.app.cursors`).
  */
 export {
+  argumentsKey,
+  type BoundPosition,
+  decodeBoundCursor,
+  encodeBoundCursor,
+} from './bound-cursor.js';
+export {
   type CursorCodec,
   type CursorCodecOptions,
   type CursorPosition,

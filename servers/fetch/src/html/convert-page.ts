@@ -72,23 +72,17 @@ export async function convertPage(
   throwIfAborted(options.signal);
   if (options.raw)
     return pageContent(body, contentType, url, {
-      ...(options.raw !== undefined ? { raw: options.raw } : {}),
+      raw: true,
       ...(options.limits ? { limits: options.limits } : {}),
     });
   return workers.convert({
     body,
     contentType,
     url,
-    raw: false,
     ...(options.limits ? { limits: options.limits } : {}),
     timeoutMs: options.timeoutMs ?? CONVERT_TIMEOUT_MS,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-}
-
-/** Starts the conversion thread ahead of the first page. */
-export function warmConvertWorker(): void {
-  workers.warm();
 }
 
 /** Stops the conversion threads (when the app closes); a later conversion starts a fresh one. */

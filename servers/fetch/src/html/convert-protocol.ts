@@ -5,7 +5,7 @@
 import type { HtmlLimits } from './normalize-html.js';
 import type { PageContent } from './page-content.js';
 
-/** One body to convert. */
+/** One body to convert, as a raw=false fetch asks. */
 export interface ConvertRequest {
   id: number;
   /** The body's bytes, in a buffer of their own that is transferred, not copied. */
@@ -13,7 +13,6 @@ export interface ConvertRequest {
   contentType: string;
   /** The page URL (`href`). */
   url: string;
-  raw: boolean;
   limits?: HtmlLimits;
 }
 

@@ -16,10 +16,12 @@ if (!port) throw new Error('convert-worker.js runs only as a worker thread.');
 
 function convert(request: ConvertRequest): ConvertReply {
   try {
-    const page = pageContent(request.body, request.contentType, new URL(request.url), {
-      raw: request.raw,
-      ...(request.limits ? { limits: request.limits } : {}),
-    });
+    const page = pageContent(
+      request.body,
+      request.contentType,
+      new URL(request.url),
+      request.limits ? { limits: request.limits } : {},
+    );
     return { id: request.id, ok: true, page };
   } catch (error) {
     if (isUserError(error)) return { id: request.id, ok: false, userError: error.message };

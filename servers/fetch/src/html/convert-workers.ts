@@ -38,16 +38,13 @@ export interface ConvertWorkersOptions {
   size: number;
   /** Cap on each thread's JavaScript heap (old generation), in MB. */
   heapMb: number;
-  /** The worker script; {@link convertWorkerPath} by default. */
-  script?: string;
 }
 
-/** One page to convert. */
+/** One page to convert; a `raw` fetch never comes here (convert-page.ts decodes it in-thread). */
 export interface ConvertJob {
   body: Uint8Array;
   contentType: string;
   url: URL;
-  raw: boolean;
   limits?: HtmlLimits;
   /** The hard deadline, counted from when a thread takes the page (its start-up included if new). */
   timeoutMs: number;
@@ -105,7 +102,7 @@ function stoppedError(slot: Slot, job: ConvertJob): Error {
  * @example
  * ```ts
  * const workers = new ConvertWorkers({ size: 1, heapMb: 256 });
- * const page = await workers.convert({ body, contentType, url, raw: false, timeoutMs: 10_000 });
+ * const page = await workers.convert({ body, contentType, url, timeoutMs: 10_000 });
  * await workers.close();
  * ```
  */
@@ -127,11 +124,6 @@ export class ConvertWorkers {
   /** The thread ids of the live threads, oldest first. */
   threadIds(): number[] {
     return [...this.#slots].map((slot) => slot.worker.threadId);
-  }
-
-  /** Starts a thread now if none is alive, so the first page does not wait for one to load. */
-  warm(): void {
-    if (this.#available().length === 0) this.#spawn();
   }
 
   /** Converts one page in a thread, within `job.timeoutMs`; rejects with a sentence otherwise. */
@@ -203,7 +195,6 @@ export class ConvertWorkers {
       body,
       contentType: job.contentType,
       url: job.url.href,
-      raw: job.raw,
       ...(job.limits ? { limits: job.limits } : {}),
     };
     clearTimeout(slot.idleTimer);
@@ -224,7 +215,7 @@ export class ConvertWorkers {
   }
 
   #spawn(): Slot {
-    const script = this.#options.script ?? convertWorkerPath();
+    const script = convertWorkerPath();
     if (!existsSync(script))
       throw new Error(
         'The page conversion worker script is missing; build the package first (npm run build).',

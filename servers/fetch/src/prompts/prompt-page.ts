@@ -10,7 +10,6 @@ import { pageText } from '../content/page-text.js';
 import { fenceUntrusted } from '../content/untrusted.js';
 import { announceStored, type FetchCall } from '../context.js';
 import { pageBody, paginate } from '../paging/paginate.js';
-import { followCache } from '../resources/cache-notifications.js';
 
 /** What a prompt puts in its message. */
 export interface PromptPage {
@@ -30,7 +29,6 @@ export interface PromptPage {
  * ```
  */
 export async function promptPage(call: FetchCall, url: string): Promise<PromptPage> {
-  followCache(call);
   const { context } = call;
   const { page } = await context.pages.fetch(context.client, url, { signal: call.signal });
   if (page.status >= 400)

@@ -17,8 +17,8 @@ const linked = new WeakSet<EventTarget>();
 
 /**
  * Makes every `'stored'` event of `context.cacheEvents` announce the change on `hub`. Calling it
- * again for the same context does nothing. The server calls it when the context is made; the
- * cache resources and prompts call it too (see {@link followCache}).
+ * again for the same context does nothing. The server calls it once, when the context is made, so
+ * every client hears of pages cached before it ever listed a resource.
  *
  * @example
  * ```ts
@@ -52,15 +52,4 @@ export function linkCacheNotifications(context: FetchContext, hub: Announcer): v
     }
     if (changed) hub.listChanged('resources');
   });
-}
-
-/**
- * The same, from inside a handler: a listing, read, completion, watch or prompt links the cache
- * of its app. Until something links it (or the server does at start), a fetch announces nothing.
- */
-export function followCache(lookup: {
-  readonly context: FetchContext;
-  readonly app: { readonly hub: Announcer };
-}): void {
-  linkCacheNotifications(lookup.context, lookup.app.hub);
 }

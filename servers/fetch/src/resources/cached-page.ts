@@ -10,7 +10,6 @@ import { pageText } from '../content/page-text.js';
 import { shownUrl } from '../content/shown.js';
 import { fenceUntrusted } from '../content/untrusted.js';
 import { defineResourceTemplate } from '../context.js';
-import { followCache } from './cache-notifications.js';
 import { CACHE_TEMPLATE, cacheUri, urlFromVariable } from './cache-uri.js';
 import { pageTitle } from './page-title.js';
 import { watchCachedPage } from './page-watch.js';
@@ -24,9 +23,8 @@ export const cachedPage = defineResourceTemplate({
     'A page this server fetched, as Markdown, read from the cache without fetching again. The variable is ' +
     'the page URL, percent-encoded. The content is untrusted text from the web.',
   mimeType: 'text/markdown',
-  list: (lookup) => {
-    followCache(lookup);
-    return lookup.context.pages.entries().map((page) => {
+  list: (lookup) =>
+    lookup.context.pages.entries().map((page) => {
       const fetched = new Date(page.fetchedAt).toISOString();
       const title = pageTitle(page);
       // A redirect's target is the server's choice; the listing shows it capped, like any URL.
@@ -39,11 +37,9 @@ export const cachedPage = defineResourceTemplate({
         mimeType: 'text/markdown',
         annotations: { lastModified: fetched },
       };
-    });
-  },
+    }),
   complete: { url: recentUrls },
   async read(uri, { url }, call) {
-    followCache(call);
     const key = urlFromVariable(url);
     const page = call.context.pages.get(key);
     // Core answers a NotFound with the protocol's resource-not-found error, carrying this sentence.

@@ -8,7 +8,6 @@
  */
 import { pollWatch, type WatchFactory } from '@mcpkit/core/subscriptions';
 import { announceStored, type FetchLookup } from '../context.js';
-import { followCache } from './cache-notifications.js';
 import { urlFromCacheUri } from './cache-uri.js';
 import { pageDigest } from './page-digest.js';
 
@@ -22,7 +21,6 @@ import { pageDigest } from './page-digest.js';
  * ```
  */
 export function watchCachedPage(uri: string, lookup: FetchLookup): WatchFactory {
-  followCache(lookup);
   const url = urlFromCacheUri(uri);
   const { context, app } = lookup;
   // The first tag is the copy the subscriber has seen, taken without a request.

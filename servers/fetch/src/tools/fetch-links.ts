@@ -2,14 +2,12 @@
  * The links of a web page, a page at a time: absolute http(s) URLs with their text, each once,
  * optionally only those on the page's own site. The page comes through the same cache as fetch.
  */
-import { createHash } from 'node:crypto';
 import { paginateArray } from '@mcpkit/core/pagination';
 import * as z from 'zod';
-import { cacheKey } from '../cache/page-cache.js';
 import { shownUrl } from '../content/shown.js';
 import { fenceUntrusted } from '../content/untrusted.js';
 import { defineTool } from '../context.js';
-import { checkUrl } from '../net/url-check.js';
+import { urlDigest } from './support/page-cursor.js';
 import { pageLinks } from './support/page-links.js';
 import { loadPage } from './support/read-page.js';
 
@@ -44,12 +42,10 @@ export const fetchLinks = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   task: 'optional',
   async run({ url, same_origin: sameOrigin, cursor }, call) {
+    const loaded = await loadPage(call, url);
     // The cursor is bound to the page (its cache key: `#part` is the same page) and the filter:
     // one minted for another list is refused.
-    const pageKey = cacheKey(checkUrl(url, call.context.policy).href);
-    const key = createHash('sha256').update(pageKey).digest('base64url');
-    const list = `fetch_links:${key.slice(0, 22)}:${sameOrigin ? 'same' : 'all'}`;
-    const loaded = await loadPage(call, url);
+    const list = `fetch_links:${urlDigest(loaded.url)}:${sameOrigin ? 'same' : 'all'}`;
     const { links, notes } = pageLinks(loaded, { sameOrigin });
     const { page, nextCursor } = paginateArray(links, {
       codec: call.app.cursors,

@@ -86,8 +86,7 @@ export const fetchTool = defineTool({
     if (page.nextStartIndex !== undefined) {
       // The official hint, word for word, then the cursor that continues the same way.
       parts.push(pageBody({ ...page, text: '' }).trimStart());
-      const key = cacheKey(loaded.url);
-      const cursor = encodePageCursor(call.app.cursors, key, page.nextStartIndex, maxLength, raw);
+      const cursor = encodePageCursor(call.app.cursors, loaded.url, page.nextStartIndex, maxLength, raw);
       parts.push(`To read on with the same max_length and raw, you may pass cursor "${cursor}" instead.`);
     }
     if (startIndex === 0) parts.push(...pageNotes(content.notes, content.metaRefresh));

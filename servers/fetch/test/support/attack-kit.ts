@@ -6,6 +6,7 @@
 import { UserError } from '@mcpkit/core/errors';
 import { expect } from 'vitest';
 import type { GuardedClient } from '../../src/net/guarded-client.js';
+import { rejection } from './clients.js';
 import type { LocalServer } from './local-server.js';
 
 /** Host name every attack file maps to 127.0.0.1 and allows, for the "still works" check. */
@@ -29,10 +30,6 @@ export async function expectStillWorks(client: GuardedClient, server: LocalServe
 /** Milliseconds `fn` took, with its rejection. */
 export async function timedRejection(fn: () => Promise<unknown>): Promise<{ error: Error; ms: number }> {
   const started = performance.now();
-  try {
-    await fn();
-  } catch (error) {
-    return { error: error as Error, ms: performance.now() - started };
-  }
-  throw new Error('expected the call to be refused, but it succeeded');
+  const error = await rejection(fn());
+  return { error, ms: performance.now() - started };
 }

@@ -66,12 +66,17 @@ export function testClient(options: TestClientOptions = {}): GuardedClient & { r
   return Object.assign(client, { resolver });
 }
 
-/** The error a promise rejects with (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<Error> {
+/**
+ * The error a promise rejects with (fails the test when it resolves). A protocol error carries
+ * its JSON-RPC `code` and `data`.
+ */
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<Error & { code?: number; data?: unknown }> {
   try {
     await promise;
   } catch (error) {
-    return error as Error;
+    return error as Error & { code?: number; data?: unknown };
   }
   throw new Error('expected the call to be refused, but it succeeded');
 }

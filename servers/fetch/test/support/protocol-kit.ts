@@ -83,16 +83,6 @@ export function page(title: string, text: string): string {
   return `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><h2>Section</h2><p>${text}</p></main></body></html>`;
 }
 
-/** The error a promise rejects with (fails the test when it resolves). */
-export async function failure(promise: Promise<unknown>): Promise<Error & { code?: number; data?: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & { code?: number; data?: unknown };
-  }
-  throw new Error('expected the request to fail, but it succeeded');
-}
-
 /** A one-sentence message: no stack, no absolute path of this machine. */
 export function oneSentence(message: string): boolean {
   return !/\n\s+at |\/work\/|\/home\/|node_modules/.test(message) && message.length < 400;

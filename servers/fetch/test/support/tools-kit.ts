@@ -5,8 +5,14 @@
  * tests leaves 127.0.0.1.
  */
 import type { App } from '@mcpkit/core/server';
-import { type ConnectOptions, connect, type TestSession, textOf } from '@mcpkit/core/testing';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import {
+  type ConnectOptions,
+  connect,
+  type SamplingResponder,
+  type TestSession,
+  textOf,
+} from '@mcpkit/core/testing';
+import type { CallToolResult, CreateMessageRequestParams } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { FetchContext } from '../../src/context.js';
 import { createFetchApp, type FetchOptions } from '../../src/server.js';
@@ -119,4 +125,35 @@ export function fenced(text: string): { tag: string; body: string } {
   const match = /<(untrusted-web-content-[0-9a-f]{16})>\n([\s\S]*)\n<\/\1>\n/.exec(text);
   expect(match, `no untrusted-content fence in: ${text.slice(0, 300)}`).not.toBeNull();
   return { tag: match?.[1] ?? '', body: match?.[2] ?? '' };
+}
+
+/**
+ * `respond` with the local server's port written wherever its answers say `{port}`: the model's
+ * tool calls are scripted before the server, and so its port, exists.
+ *
+ * @example
+ * ```ts
+ * const model = scriptedModel({ toolCalls: [{ name: 'fetch', input: { url: 'http://site.test:{port}/alpha' } }] });
+ * fx = await toolsFixture(era, { connect: { sampling: withPort(model.respond, () => fx.server.port) } });
+ * ```
+ */
+export function withPort(respond: SamplingResponder, port: () => number): SamplingResponder {
+  return async (params) =>
+    JSON.parse(JSON.stringify(await respond(params)).replaceAll('{port}', String(port())));
+}
+
+/** The text of each tool result the model was sent in one request, in order. */
+export function toolResults(
+  params: CreateMessageRequestParams | undefined,
+): { text: string; isError: boolean }[] {
+  const results: { text: string; isError: boolean }[] = [];
+  for (const message of params?.messages ?? []) {
+    const blocks = Array.isArray(message.content) ? message.content : [message.content];
+    for (const block of blocks) {
+      if (block.type !== 'tool_result') continue;
+      const text = block.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      results.push({ text, isError: block.isError === true });
+    }
+  }
+  return results;
 }

@@ -15,14 +15,17 @@ const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
  */
 export function escapeName(name: string): string {
   if (!HAS_UNSAFE.test(name)) return name;
-  return name.replace(UNSAFE, (ch) => SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return name.replace(UNSAFE, escapeChar);
 }
 
 /** A line of file content for text output: like {@link escapeName}, but tabs stay tabs (code is indented with them). */
 export function escapeLine(line: string): string {
-  return line.replace(UNSAFE, (ch) =>
-    ch === '\t' ? ch : (SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  );
+  if (!HAS_UNSAFE.test(line)) return line;
+  return line.replace(UNSAFE, (ch) => (ch === '\t' ? ch : escapeChar(ch)));
+}
+
+function escapeChar(ch: string): string {
+  return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 const TAGS: Record<EntryType, string> = {

@@ -14,6 +14,11 @@ import { contentTypeOf, isTextType } from './content-type.js';
 /** Every file under the allowed directories is a resource: `file:///abs/path`. */
 export const FILE_TEMPLATE = 'file://{+path}';
 
+/** The `file://` URI of a path, as resources name it. */
+export function fileUri(path: string): string {
+  return pathToFileURL(path).href;
+}
+
 /** The path of a `file://` URI, or `undefined` for anything else (other schemes, remote hosts). */
 export function uriToPath(uri: string): string | undefined {
   if (!uri.startsWith('file://')) return undefined;
@@ -38,7 +43,7 @@ async function topFiles(lookup: FsLookup) {
       const path = join(root.path, e.name);
       if (!e.isFile() || (!lookup.context.allowSensitive && isSensitive(path))) continue;
       resources.push({
-        uri: pathToFileURL(path).href,
+        uri: fileUri(path),
         name: e.name,
         mimeType: contentTypeOf(e.name) ?? 'text/plain',
       });

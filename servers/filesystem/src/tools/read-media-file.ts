@@ -1,11 +1,11 @@
 import type { FileHandle } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
 import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
 import { binaryTypeOf, MEDIA_EXTENSIONS, mediaTypeOf } from '../fs/mime.js';
 import { openRegularFile } from '../fs/safe-open.js';
+import { fileUri } from '../resources/file.js';
 
 const CHUNK = 256 * 1024;
 
@@ -50,7 +50,7 @@ export const readMediaFile = defineTool({
         content: [
           {
             type: 'resource',
-            resource: { uri: pathToFileURL(file.real).href, mimeType, blob: data.toString('base64') },
+            resource: { uri: fileUri(file.real), mimeType, blob: data.toString('base64') },
           },
         ],
       };

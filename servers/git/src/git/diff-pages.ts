@@ -12,18 +12,15 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import { utf8ByteLength, utf8Prefix } from '@mcpkit/core/limits';
-import type { CursorCodec } from '@mcpkit/core/pagination';
+import { type CursorCodec, encodeBoundCursor } from '@mcpkit/core/pagination';
 import { GitFailed, gitError } from './errors.js';
 import { type FileStat, parseNumstat } from './parse-numstat.js';
 import { afterCombined, overviewOf, patchUnits, unitAt } from './patch-units.js';
 import { decodeCursor, digest } from './read-cursor.js';
-import type { Repository } from './repository.js';
+import { READ_TIMEOUT_MS, type Repository } from './repository.js';
 
 /** Bytes of diff output one git run may print before it is stopped. */
 export const MAX_DIFF_READ = 64 * 1024 * 1024;
-
-/** Long diffs on big repositories: git may take this long before it is stopped. */
-export const READ_TIMEOUT_MS = 120_000;
 
 /** Read past the page's end, to learn whether more follows. */
 const SLACK = 4096;
@@ -33,7 +30,7 @@ const SLACK = 4096;
  * characters (`b` UTF-8 bytes) into it, after text whose digest is `h`; `n` is the page number,
  * `p` the bytes of conflicted files' diffs git prints ahead of file `f` (see `afterCombined`).
  */
-type DiffPosition = { k: string; f: string; o: number; b: number; h: string; n: number; p: number };
+type DiffPosition = { f: string; o: number; b: number; h: string; n: number; p: number };
 
 /** Pins the prefixes, so every file header reads `a/NAME b/NAME` whatever the configuration says. */
 const PREFIXES = ['--src-prefix=a/', '--dst-prefix=b/'];
@@ -105,7 +102,7 @@ async function firstPage(request: DiffPageRequest): Promise<DiffPage> {
   // Past the read limit the last file is cut: only there does a second run count the lines.
   const files = result.truncated ? await numstat(request) : overviewOf(out, patchUnits(out));
   if (files.length === 0 && out.trim() === '') return { text: '', page: 1, files, beyondLimit: false };
-  const start: DiffPosition = { k: request.key, f: '', o: 0, b: 0, h: '', n: 1, p: 0 };
+  const start: DiffPosition = { f: '', o: 0, b: 0, h: '', n: 1, p: 0 };
   const ahead = utf8ByteLength(out.slice(0, afterCombined(out)));
   const page = cut(request, start, out, ahead, result.truncated, request.pageBytes(files));
   return { ...page, files };
@@ -169,7 +166,6 @@ function cut(
   const base = unit ? unit.start : 0;
   const prefix = out.slice(base, at);
   const next: DiffPosition = {
-    k: request.key,
     f: unit ? unit.path : from.f,
     o: at - base,
     b: utf8ByteLength(prefix),
@@ -179,7 +175,12 @@ function cut(
   };
   // The next page could not even be read within the limit: say so instead of handing out a cursor.
   if (next.p + next.b + SLACK >= MAX_DIFF_READ) return { text, ...page, beyondLimit: true };
-  return { text, ...page, nextCursor: request.codec.encode(request.list, next), beyondLimit: false };
+  return {
+    text,
+    ...page,
+    nextCursor: encodeBoundCursor(request.codec, request.list, request.key, next),
+    beyondLimit: false,
+  };
 }
 
 function changed(list: string): UserError {
@@ -189,7 +190,7 @@ function changed(list: string): UserError {
 }
 
 /** Where a page of at most `maxBytes` of `text` ends: a file, hunk or line boundary when it can. */
-export function cutPoint(text: string, maxBytes: number): number {
+function cutPoint(text: string, maxBytes: number): number {
   // No more characters than bytes fit: one more keeps a surrogate pair at the edge whole.
   const window = utf8Prefix(text.slice(0, maxBytes + 1), maxBytes).text;
   const after = (index: number) => (index > 0 ? index + 1 : 0);

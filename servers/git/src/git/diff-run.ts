@@ -14,12 +14,6 @@ import { keyOf } from './read-cursor.js';
 import type { Repository } from './repository.js';
 import { pathspecs } from './values.js';
 
-/** `repo_path`, as every tool of this server takes it. */
-export const repoPathArg = z
-  .string()
-  .optional()
-  .describe('The repository; default: the one the server was started with');
-
 /** The arguments every diff tool takes after its own. */
 export const diffArgs = {
   context_lines: z

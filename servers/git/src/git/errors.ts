@@ -21,7 +21,7 @@ export class GitFailed extends Error {
 }
 
 /** The first line git gave as its reason (`fatal: …`, `error: …`), without the prefix. */
-export function gitReason(stderr: string): string | undefined {
+function gitReason(stderr: string): string | undefined {
   const line = stderr
     .split('\n')
     .map((l) => l.trim())

@@ -11,13 +11,12 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import { utf8ByteLength } from '@mcpkit/core/limits';
-import { READ_TIMEOUT_MS } from './diff-pages.js';
 import { GitFailed, gitError } from './errors.js';
 import { type Commit, commitText, LOG_FORMAT, parseLog } from './parse-log.js';
-import type { Repository } from './repository.js';
+import { READ_TIMEOUT_MS, type Repository } from './repository.js';
 
 /** Bytes one git run may print for a page: a commit message as long as this is read whole. */
-export const MAX_LOG_READ = 64 * 1024 * 1024;
+const MAX_LOG_READ = 64 * 1024 * 1024;
 
 /** Read beyond the page's text budget: records carry fields the text leaves out. */
 const READ_SLACK = 64 * 1024;

@@ -72,7 +72,7 @@ export function parseBlame(out: string): BlameLine[] {
 }
 
 /** Unix seconds and a `+hhmm` offset as ISO 8601 in that offset: `2026-01-01T01:00:00+01:00`. */
-export function isoDate(seconds: number, tz: string): string {
+function isoDate(seconds: number, tz: string): string {
   const match = /^([+-])(\d{2})(\d{2})$/.exec(tz);
   const sign = match?.[1] === '-' ? -1 : 1;
   const offset = match ? sign * (Number(match[2]) * 60 + Number(match[3])) : 0;

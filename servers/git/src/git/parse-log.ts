@@ -15,7 +15,7 @@ export const LOG_FORMAT = `--format=tformat:${COMMIT_FIELDS.join('%x00')}`;
 const HASH = /^[0-9a-f]{40,64}$/;
 
 /** Characters of a message body kept by the log (git_show shows the whole message). */
-export const LOG_BODY_CHARS = 4000;
+const LOG_BODY_CHARS = 4000;
 
 /** The structured form of a commit, as the log and show tools declare it. */
 export const CommitSchema = z.object({
@@ -42,27 +42,6 @@ export interface Commit {
   subject: string;
   /** The message after the subject, when there is one. */
   body?: string;
-}
-
-/**
- * The complete records of `-z` output whose format joins `fields` fields with `%x00`. A record cut
- * short (the output was bounded) is left out.
- */
-export function splitRecords(out: string, fields: number): string[][] {
-  // A record is `fields` fields with a NUL after each: the last one is the record's end (`-z`).
-  // One pass with indexOf: a 10 000-commit log is read without an array of every field first.
-  const records: string[][] = [];
-  let at = 0;
-  for (;;) {
-    const record: string[] = [];
-    for (let f = 0; f < fields; f++) {
-      const end = out.indexOf('\0', at);
-      if (end === -1) return records;
-      record.push(out.slice(at, end));
-      at = end + 1;
-    }
-    records.push(record);
-  }
 }
 
 /** Parses `git log -z` output made with {@link LOG_FORMAT}; bodies are cut at `bodyChars`. */

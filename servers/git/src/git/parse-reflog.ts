@@ -3,8 +3,6 @@
  * entry like the log (see `parse-log.ts`). With `--date=unix` git's selector carries the entry's
  * time (`main@{1767225600}`); the index form (`main@{3}`) is rebuilt from the entry's position.
  */
-import { splitRecords } from './parse-log.js';
-
 const FIELDS = ['%H', '%gd', '%gn', '%gs'] as const;
 
 /** The `--format` of {@link parseReflog}; use it with `-z` and `--date=unix`. */
@@ -23,6 +21,27 @@ export interface ReflogEntry {
   action: string;
   /** git's whole line: `checkout: moving from main to topic`. */
   subject: string;
+}
+
+/**
+ * The complete records of `-z` output whose format joins `fields` fields with `%x00`. A record cut
+ * short (the output was bounded) is left out.
+ */
+function splitRecords(out: string, fields: number): string[][] {
+  // A record is `fields` fields with a NUL after each: the last one is the record's end (`-z`).
+  // One pass with indexOf: a long reflog is read without an array of every field first.
+  const records: string[][] = [];
+  let at = 0;
+  for (;;) {
+    const record: string[] = [];
+    for (let f = 0; f < fields; f++) {
+      const end = out.indexOf('\0', at);
+      if (end === -1) return records;
+      record.push(out.slice(at, end));
+      at = end + 1;
+    }
+    records.push(record);
+  }
 }
 
 /** Parses `git log -g -z --date=unix` output made with {@link REFLOG_FORMAT}; `first` is the index of its first entry. */

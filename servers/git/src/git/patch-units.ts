@@ -25,7 +25,7 @@ export interface PatchUnit {
 }
 
 /** Offsets of the lines that open a file section: `diff --git`, or `diff --cc` for a conflict. */
-export function sectionStarts(text: string): number[] {
+function sectionStarts(text: string): number[] {
   const starts: number[] = [];
   let at = 0;
   if (isSectionLine(text, 0)) starts.push(0);
@@ -166,7 +166,7 @@ function countLines(
 }
 
 /** The paths a section names: from `rename to`/`copy to` when there, else from its header. */
-export function sectionNames(text: string, start: number, end: number): { path: string; from?: string } {
+function sectionNames(text: string, start: number, end: number): { path: string; from?: string } {
   const lineEnd = (at: number) => {
     const nl = text.indexOf('\n', at);
     return nl === -1 || nl > end ? end : nl;

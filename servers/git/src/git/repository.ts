@@ -21,6 +21,9 @@ export interface RepositoryFacts {
   readonly drivers: readonly string[];
 }
 
+/** Reads that walk a big repository (long diffs, log, blame): git may take this long before it is stopped. */
+export const READ_TIMEOUT_MS = 120_000;
+
 export interface RunOptions {
   signal?: AbortSignal;
   /** Output past this many bytes is cut and the process killed. Default 16 MiB. */

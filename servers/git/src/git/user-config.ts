@@ -29,7 +29,7 @@ export interface VettedConfig {
 }
 
 /** `git config --global --list -z` output → the copied keys, last value wins, as git does. */
-export function vettedEntries(listing: string): Map<string, string> {
+function vettedEntries(listing: string): Map<string, string> {
   const kept = new Map<string, string>();
   for (const record of listing.split('\0')) {
     const newline = record.indexOf('\n');
@@ -42,7 +42,7 @@ export function vettedEntries(listing: string): Map<string, string> {
 }
 
 /** The entries in git's configuration syntax, each value quoted and escaped. */
-export function configText(entries: ReadonlyMap<string, string>): string {
+function configText(entries: ReadonlyMap<string, string>): string {
   const sections = new Map<string, string[]>();
   for (const [key, value] of entries) {
     const dot = key.lastIndexOf('.');

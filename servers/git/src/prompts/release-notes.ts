@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definePrompt, repositoryOf } from '../context.js';
+import { definePrompt, repoPathArg, repositoryOf } from '../context.js';
 import { boundedText } from '../git/bounded-text.js';
 import { resolveCommit } from '../git/values.js';
 import { completeRef, completeRepository } from './complete.js';
@@ -14,7 +14,7 @@ export const releaseNotes = definePrompt({
   description:
     'Asks the model to write release notes from the commits between two tags, branches or commits.',
   args: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     from: z.string().describe('The previous release: a tag, branch or commit'),
     to: z.string().optional().describe('The new release; default HEAD'),
   }),

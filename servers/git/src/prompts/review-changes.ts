@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { definePrompt, repositoryOf } from '../context.js';
+import { definePrompt, repoPathArg, repositoryOf } from '../context.js';
 import { boundedText } from '../git/bounded-text.js';
 import { DIFF_SAFETY } from '../git/hardening.js';
 import { resolveCommit } from '../git/values.js';
@@ -15,7 +15,7 @@ export const reviewChanges = definePrompt({
   description:
     'Asks the model to review the commits and diff of HEAD (and uncommitted work) against a base branch.',
   args: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     base: z.string().describe('The branch or commit to compare against, e.g. main'),
     focus: z.string().optional().describe('What to look at most: correctness, security, naming, tests…'),
   }),

@@ -6,14 +6,6 @@ export function repoUri(name: string, rest: string): string {
   return `git://${encodeURIComponent(name)}/${rest}`;
 }
 
-/** `git://<repo>/blob/<ref>/<path>`: the ref encoded, the path's segments encoded one by one. */
-export function blobUri(name: string, ref: string, path: string): string {
-  return repoUri(
-    name,
-    `blob/${encodeURIComponent(ref)}/${path.split('/').map(encodeURIComponent).join('/')}`,
-  );
-}
-
 /** A template variable as the client wrote it, percent-decoded; a bad escape is the client's mistake. */
 export function decoded(value: string | string[] | undefined, label: string): string {
   const raw = Array.isArray(value) ? value.join('/') : (value ?? '');

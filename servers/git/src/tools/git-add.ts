@@ -5,7 +5,7 @@
  */
 import { isUserError, UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { GitFailed } from '../git/errors.js';
 import { pathspecs, shown } from '../git/values.js';
 import { hiddenPaths, writeError } from '../git/write-errors.js';
@@ -18,7 +18,7 @@ export const gitAdd = defineTool({
     'Stages files for the next commit. Paths are relative to the repository (or absolute inside it); ' +
     '"." stages every change, deletions included. Ignored files are not added.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     files: z.array(z.string()).min(1).max(1000).describe('Paths to stage, e.g. ["src/a.ts"] or ["."]'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

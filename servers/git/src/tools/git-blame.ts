@@ -10,10 +10,10 @@
 import { UserError } from '@mcpkit/core/errors';
 import { utf8ByteLength } from '@mcpkit/core/limits';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
-import { READ_TIMEOUT_MS } from '../git/diff-pages.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { GitFailed, gitError } from '../git/errors.js';
 import { type BlameLine, blameText, parseBlame } from '../git/parse-blame.js';
+import { READ_TIMEOUT_MS } from '../git/repository.js';
 import { pathspecs, resolveCommit, shown } from '../git/values.js';
 
 const Line = z.object({
@@ -36,7 +36,7 @@ export const gitBlame = defineTool({
     'Shows, for each line of a file, the commit that last changed it: hash, author, date and subject. Blames ' +
     'the working tree file, or the file at ref; limit to start_line..end_line for long files.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     path: z.string().describe('The file, relative to the work tree'),
     ref: z.string().optional().describe('The branch, tag or commit to blame at; default: the working tree'),
     start_line: z.number().int().min(1).optional().describe('First line (from 1)'),

@@ -5,7 +5,7 @@
  * `not_contains` are resolved to SHAs first. Pages through long lists.
  */
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { gitError } from '../git/errors.js';
 import { pageOf } from '../git/page-list.js';
 import { type BranchInfo, branchFormat, parseBranches, recordMarker } from '../git/parse-refs.js';
@@ -48,7 +48,7 @@ export const gitBranch = defineTool({
     'Lists branches: local (default), remote or all, with their tip commit and upstream. ' +
     'contains / not_contains keep only the branches that do (or do not) contain a commit.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     branch_type: z.enum(['local', 'remote', 'all']).default('local').describe('Which branches to list'),
     contains: z.string().optional().describe('Only branches that contain this commit (a ref or hash)'),
     not_contains: z.string().optional().describe('Only branches that do not contain this commit'),

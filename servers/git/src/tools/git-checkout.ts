@@ -7,7 +7,7 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { checkNewName, shown } from '../git/values.js';
 import { writeError } from '../git/write-errors.js';
 
@@ -19,7 +19,7 @@ export const gitCheckout = defineTool({
     'Switches to an existing local branch. Refuses when uncommitted changes (or untracked files) would be ' +
     'overwritten: commit or stash them first. To start a new branch, use git_create_branch first.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     branch_name: z.string().describe('The local branch to switch to, e.g. "main"'),
   }),
   output: z.object({ branch: z.string(), sha: z.string() }),

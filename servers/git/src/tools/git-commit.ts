@@ -5,7 +5,7 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { GitFailed } from '../git/errors.js';
 import { checkMessage } from '../git/message.js';
 import { IDENTITY_FROM_CONFIG, identityError, identityMissing, writeError } from '../git/write-errors.js';
@@ -18,7 +18,7 @@ export const gitCommit = defineTool({
     'Records the staged changes as a new commit with the given message, and returns its hash. ' +
     'Stage files with git_add first. Hooks are not run.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     message: z.string().describe('The commit message: a subject line, optionally a blank line and a body'),
   }),
   output: z.object({

@@ -5,7 +5,7 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { checkNewName, headCommit, resolveCommit, shown } from '../git/values.js';
 import { writeError } from '../git/write-errors.js';
 
@@ -17,7 +17,7 @@ export const gitCreateBranch = defineTool({
     'Creates a new branch at the tip of base_branch (any branch, tag or commit; default: the current HEAD). ' +
     'Does not switch to it: use git_checkout for that.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     branch_name: z.string().describe('The name of the new branch, e.g. "feature/login"'),
     base_branch: z
       .string()

@@ -3,8 +3,8 @@
  * it is larger than one result (see `diff-pages.ts`).
  */
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
-import { diffArgs, diffOutput, repoPathArg, runDiff } from '../git/diff-run.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
+import { diffArgs, diffOutput, runDiff } from '../git/diff-run.js';
 
 /** `git diff --cached`: the index against HEAD (or the empty tree before the first commit). */
 export const gitDiffStaged = defineTool({

@@ -3,8 +3,8 @@
  * rather than cut when it is larger than one result (see `diff-pages.ts`).
  */
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
-import { diffArgs, diffOutput, repoPathArg, runDiff } from '../git/diff-run.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
+import { diffArgs, diffOutput, runDiff } from '../git/diff-run.js';
 
 /** `git diff`: the work tree against the index, with an overview of the files first. */
 export const gitDiffUnstaged = defineTool({

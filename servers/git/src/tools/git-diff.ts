@@ -4,8 +4,8 @@
  * before that). Paged rather than cut when larger than one result (see `diff-pages.ts`).
  */
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
-import { diffArgs, diffOutput, repoPathArg, runDiff } from '../git/diff-run.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
+import { diffArgs, diffOutput, runDiff } from '../git/diff-run.js';
 import { resolveCommit, shown } from '../git/values.js';
 
 /** `git diff <sha>`: the work tree against the commit `target` names. */

@@ -2,7 +2,7 @@ import { ask } from '@mcpkit/core/elicitation';
 import { UserError } from '@mcpkit/core/errors';
 import { runToolLoop, SamplingUnavailableError } from '@mcpkit/core/sampling';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { boundedText } from '../git/bounded-text.js';
 import { commitMessageTools } from '../git/commit-message-tools.js';
 import { gitError } from '../git/errors.js';
@@ -28,7 +28,7 @@ export const gitGenerateCommitMessage = defineTool({
     "Writes a commit message for the staged changes using the client's model, asks the user to accept or edit it, " +
     'then commits. Without a way to ask, it commits only with confirm: true; otherwise it returns the message.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     hint: z.string().max(2_000).optional().describe('What the change is for, in your words'),
     confirm: z.boolean().optional().describe('Commit without asking, when the client cannot ask the user'),
   }),

@@ -6,15 +6,16 @@
  * that moves meanwhile still fit together, and a page reads no more history than it shows.
  */
 import { UserError } from '@mcpkit/core/errors';
+import { encodeBoundCursor } from '@mcpkit/core/pagination';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { checkDate } from '../git/dates.js';
 import { readLogPage } from '../git/log-pages.js';
 import { CommitSchema } from '../git/parse-log.js';
 import { decodeCursor, keyOf } from '../git/read-cursor.js';
 import { headCommit, pathspecs, resolveCommit } from '../git/values.js';
 
-type LogPosition = { k: string; h: string; s: number };
+type LogPosition = { h: string; s: number };
 
 /** The commit history, newest first, a page at a time. */
 export const gitLog = defineTool({
@@ -25,7 +26,7 @@ export const gitLog = defineTool({
     'date (ISO dates, "@<unix seconds>" or forms like "2 weeks ago"), start from a branch or commit, or follow ' +
     'one path. Pass the returned cursor to read the next page.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     max_count: z.number().int().min(1).max(10_000).default(10).describe('Commits per page'),
     start_timestamp: z.string().optional().describe('Only commits made at or after this date'),
     end_timestamp: z.string().optional().describe('Only commits made at or before this date'),
@@ -81,7 +82,7 @@ export const gitLog = defineTool({
       signal: call.signal,
     });
     const nextCursor = next
-      ? call.app.cursors.encode<LogPosition>('git_log', { k: key, h: next.h, s: next.s })
+      ? encodeBoundCursor<LogPosition>(call.app.cursors, 'git_log', key, { h: next.h, s: next.s })
       : undefined;
     call.progress.report(commits.length, { total: commits.length });
     const lines = [commits.length > 0 ? `Commit history:\n\n${text}` : 'No commits match.'];

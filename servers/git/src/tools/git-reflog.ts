@@ -5,13 +5,13 @@
  * by position; a reflog that grows between pages shifts by the entries added.
  */
 import { UserError } from '@mcpkit/core/errors';
+import { encodeBoundCursor } from '@mcpkit/core/pagination';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
-import { READ_TIMEOUT_MS } from '../git/diff-pages.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { GitFailed, gitError } from '../git/errors.js';
 import { parseReflog, REFLOG_FORMAT, reflogLine } from '../git/parse-reflog.js';
 import { decodeCursor, keyOf } from '../git/read-cursor.js';
-import type { Repository } from '../git/repository.js';
+import { READ_TIMEOUT_MS, type Repository } from '../git/repository.js';
 import { checkValue, shown } from '../git/values.js';
 
 const Entry = z.object({
@@ -23,7 +23,7 @@ const Entry = z.object({
   subject: z.string(),
 });
 
-type ReflogPosition = { k: string; s: number };
+type ReflogPosition = { s: number };
 
 /** The reflog of one ref, a page at a time. */
 export const gitReflog = defineTool({
@@ -33,7 +33,7 @@ export const gitReflog = defineTool({
     'Shows where HEAD or a branch pointed before, newest first, and what moved it (commit, checkout, reset, ' +
     'rebase): the way back to commits a reset or amend left behind. Pass the returned cursor for older entries.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     ref: z.string().default('HEAD').describe('HEAD, a branch or another ref'),
     max_count: z.number().int().min(1).max(10_000).default(20).describe('Entries per page'),
     cursor: z
@@ -65,7 +65,7 @@ export const gitReflog = defineTool({
     const entries = read.slice(0, size);
     const nextCursor =
       read.length > size
-        ? call.app.cursors.encode<ReflogPosition>('git_reflog', { k: key, s: skip + size })
+        ? encodeBoundCursor<ReflogPosition>(call.app.cursors, 'git_reflog', key, { s: skip + size })
         : undefined;
     const text =
       entries.length > 0

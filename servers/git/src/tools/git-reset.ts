@@ -3,7 +3,7 @@
  * in the work tree. Never `--hard`. Says which paths it unstaged.
  */
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { DIFF_SAFETY } from '../git/hardening.js';
 import { shown } from '../git/values.js';
 import { writeError } from '../git/write-errors.js';
@@ -18,7 +18,7 @@ export const gitReset = defineTool({
   description:
     'Unstages all staged changes; the files in the work tree keep their changes. Nothing is committed or discarded from disk.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
   }),
   output: z.object({
     unstaged: z.array(z.string()).describe('The paths that were staged before (the first 1000)'),

@@ -5,8 +5,8 @@
  * The diff is paged like the other diffs (see `diff-pages.ts`): the commit comes on the first page.
  */
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
-import { diffArgs, diffOutput, repoPathArg, runDiff } from '../git/diff-run.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
+import { diffArgs, diffOutput, runDiff } from '../git/diff-run.js';
 import { gitError } from '../git/errors.js';
 import { CommitSchema, commitText, LOG_FORMAT, parseLog } from '../git/parse-log.js';
 import { resolveCommit, shown } from '../git/values.js';

@@ -6,7 +6,7 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
-import { defineTool, type GitCall, repositoryOf } from '../context.js';
+import { defineTool, type GitCall, repoPathArg, repositoryOf } from '../context.js';
 import { GitFailed } from '../git/errors.js';
 import { checkMessage } from '../git/message.js';
 import { pageOf } from '../git/page-list.js';
@@ -129,7 +129,7 @@ export const gitStash = defineTool({
     'Works with the stash. "list" shows the entries; "push" saves the uncommitted changes (with include_untracked, ' +
     'untracked files too) and cleans the work tree; "pop" applies the newest entry and drops it.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     action: z.enum(['list', 'push', 'pop']).describe('What to do'),
     message: z.string().optional().describe('push: a one-line description of the entry'),
     include_untracked: z.boolean().default(false).describe('push: stash untracked files too'),

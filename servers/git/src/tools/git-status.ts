@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { parseStatus, statusText } from '../git/parse-status.js';
 
 const Entry = z.object({
@@ -15,7 +15,7 @@ export const gitStatus = defineTool({
   title: 'Git status',
   description: 'Shows the working tree status: the branch, staged and unstaged changes, and untracked files.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
   }),
   output: z.object({
     branch: z.string().nullable(),

@@ -6,7 +6,7 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
-import { defineTool, type GitCall, repositoryOf } from '../context.js';
+import { defineTool, type GitCall, repoPathArg, repositoryOf } from '../context.js';
 import { gitError } from '../git/errors.js';
 import { checkMessage } from '../git/message.js';
 import { pageOf } from '../git/page-list.js';
@@ -108,7 +108,7 @@ export const gitTag = defineTool({
     'Lists tags, newest first ("list"), or creates one ("create") at target (default HEAD): annotated when a ' +
     'message is given, lightweight otherwise. An existing tag is never replaced.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
     action: z.enum(['list', 'create']).default('list').describe('What to do'),
     name: z.string().optional().describe('create: the new tag\'s name, e.g. "v1.2.0"'),
     target: z.string().optional().describe('create: the commit to tag (a ref or hash); default HEAD'),

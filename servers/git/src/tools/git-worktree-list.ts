@@ -5,7 +5,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import * as z from 'zod';
-import { defineTool, repositoryOf } from '../context.js';
+import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { gitError } from '../git/errors.js';
 import { oneLine } from '../git/parse-refs.js';
 import { parseWorktrees } from '../git/parse-worktrees.js';
@@ -31,7 +31,7 @@ export const gitWorktreeList = defineTool({
     'Lists the work trees of the repository (the main one and linked ones): path, checked-out branch or commit, ' +
     'and whether each is locked or prunable.',
   input: z.object({
-    repo_path: z.string().optional().describe('The repository; default: the one the server was started with'),
+    repo_path: repoPathArg,
   }),
   output: z.object({ worktrees: z.array(Worktree) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -17,6 +17,7 @@ import type { Logger } from '@mcpkit/core/logging';
 import type { SubscriptionHub, WatchFactory } from '@mcpkit/core/subscriptions';
 import type { SqliteContext, SqliteLookup } from '../context.js';
 import { listTables } from '../sql/identifiers.js';
+import { versions } from '../sql/schema-cache.js';
 
 /** What a listener can wait for. `schema` implies `data`: both are told. */
 export type DatabaseChange = 'data' | 'schema' | 'insight';
@@ -46,7 +47,7 @@ export class DatabaseWatch {
   readonly #listeners = new EventTarget();
   readonly #relay = (event: Event) => this.#check(event.type as DatabaseChange);
   /** The versions and tables last seen; undefined until a first read succeeds. */
-  #seen: { dataVersion: unknown; schemaVersion: unknown; tables: string } | undefined;
+  #seen: { dataVersion: number; schemaVersion: number; tables: string } | undefined;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #failing = false;
@@ -112,8 +113,7 @@ export class DatabaseWatch {
     let data = schema || announced === 'data';
     let tablesMoved = false;
     try {
-      const dataVersion = db.pragma('data_version', { simple: true });
-      const schemaVersion = db.pragma('schema_version', { simple: true });
+      const { data: dataVersion, schema: schemaVersion } = versions(db);
       const before = this.#seen;
       schema ||= before !== undefined && schemaVersion !== before.schemaVersion;
       data ||= schema || (before !== undefined && dataVersion !== before.dataVersion);

@@ -1,7 +1,8 @@
 /**
  * Completion sources the resources and prompts share: table names, and the column names of a table
- * already chosen. Both are read from the schema on every request, so a table created a moment ago
- * is offered at once; core ranks what the user typed against them.
+ * already chosen. Both come from the schema as it is at each request (kept only until it
+ * changes), so a table created a moment ago is offered at once; core ranks what the user typed
+ * against them.
  *
  * A completion value is what the client sends back as the argument, so it must be the exact name:
  * it is never escaped or cut. A name holding a control character (a newline, a bidi override) is
@@ -11,8 +12,9 @@
  */
 import { isUserError } from '@mcpkit/core/errors';
 import type { SqliteLookup } from '../context.js';
+import { describeSchema } from '../sql/describe-table.js';
 import { hasControls } from '../sql/display.js';
-import { listTables, resolveTable } from '../sql/identifiers.js';
+import { listTables } from '../sql/identifiers.js';
 
 /** Every table and view name that can be offered as it is. */
 export function tableNames(lookup: SqliteLookup): string[] {
@@ -27,14 +29,11 @@ export function tableNames(lookup: SqliteLookup): string[] {
  */
 export function columnNames(lookup: SqliteLookup, table: string | undefined): string[] {
   if (!table) return [];
-  const db = lookup.context.database.schema;
   try {
-    const ref = resolveTable(db, table);
-    const names = db
-      .prepare('SELECT name FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid')
-      .pluck()
-      .all(ref.name) as string[];
-    return names.filter((name) => !hasControls(name));
+    // The columns describe_table reads, kept per schema version: completion asks on every keystroke.
+    return describeSchema(lookup.context.database.schema, table)
+      .columns.filter((column) => column.hidden !== 1 && !hasControls(column.name))
+      .map((column) => column.name);
   } catch (error) {
     // A half-typed or unknown table is not a failure of completion: there is just nothing to offer.
     if (isUserError(error)) return [];

@@ -92,9 +92,10 @@ export function resolveTable(db: Connection, name: string): TableRef {
  * {@link NotFound} naming it.
  */
 export function resolveColumn(db: Connection, table: TableRef, column: string): string {
-  const row = db
-    .prepare('SELECT name FROM pragma_table_xinfo(?) WHERE name = ? COLLATE NOCASE')
-    .get(table.name, column) as { name: string } | undefined;
+  const row = prepared(db, 'SELECT name FROM pragma_table_xinfo(?) WHERE name = ? COLLATE NOCASE').get(
+    table.name,
+    column,
+  ) as { name: string } | undefined;
   if (!row) {
     throw new NotFound(
       `Table ${shownName(table.name)} has no column ${shownName(column)}; describe_table lists them.`,

@@ -89,15 +89,24 @@ export function bySchema<T>(db: Connection, key: string, read: () => T): T {
 }
 
 /**
+ * The two counters of `db` in one read: `schema` moves with every schema change, `data` whenever
+ * another connection commits. The data cache here and the database watch both go by them.
+ */
+export function versions(db: Connection): { schema: number; data: number } {
+  const [schema, data] = prepared(db, 'SELECT * FROM pragma_schema_version, pragma_data_version')
+    .raw()
+    .get() as [number, number];
+  return { schema, data };
+}
+
+/**
  * Like {@link bySchema}, for a fact about the stored data (is a table's b-tree sound?): kept until
  * the schema or the data changes. `PRAGMA data_version` moves whenever another connection commits,
  * our own query process included.
  */
 export function byData<T>(db: Connection, key: string, read: () => T): T {
   const cache = cacheOf(db);
-  const [schema, data] = prepared(db, 'SELECT * FROM pragma_schema_version, pragma_data_version')
-    .raw()
-    .get() as [number, number];
+  const { schema, data } = versions(db);
   const version = `${schema}:${data}`;
   if (version !== cache.dataVersion || cache.facts.size >= MAX_ENTRIES) {
     cache.facts.clear();

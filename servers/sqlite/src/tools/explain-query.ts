@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { defineTool } from '../context.js';
 import type { Cell } from '../sql/cells.js';
 import { classifyStatement } from '../sql/classify.js';
-import { fenceLines } from './support/fence-json.js';
+import { fenceLines } from '../sql/fence.js';
 import { pageText } from './support/row-page.js';
 import { Params, paramsOf, Query, RowsShape } from './support/schemas.js';
 
@@ -58,7 +58,7 @@ export const explainQuery = defineTool({
     }
     const plan = planTree(result.rows);
     return {
-      text: `The query plan, one step per line:\n${fenceLines(plan)}`,
+      text: `The query plan, one step per line:\n${fenceLines(plan).text}`,
       structured: { columns: result.columns, rows: result.rows, plan },
     };
   },

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { defineTool } from '../context.js';
 import { isRows, withQuickCheck } from './support/quick-check.js';
 import { pageText, readPage } from './support/row-page.js';
-import { CellSchema, Params, paramsOf, Query } from './support/schemas.js';
+import { Params, paramsOf, Query, RowsShape } from './support/schemas.js';
 
 /** A page as the output schema below accepts it, checked without zod (see quick-check.ts). */
 function isPage(value: unknown): boolean {
@@ -48,8 +48,7 @@ export const readQuery = defineTool({
   }),
   output: withQuickCheck(
     z.object({
-      columns: z.array(z.string()),
-      rows: z.array(z.array(CellSchema)),
+      ...RowsShape,
       rowCount: z.number().describe('Rows on this page'),
       offset: z.number().describe('Rows of the result before this page'),
       truncated: z.boolean().describe('More rows follow; pass nextCursor to read them'),

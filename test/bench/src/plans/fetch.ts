@@ -3,13 +3,12 @@
  * reaching the bench's 127.0.0.1 server through a name its address check accepts (peer-dns.ts), and
  * the scenarios of the issue on that server.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { installPeer, peerBin } from '../peers.js';
 import type { PlanExtras } from '../plan.js';
 import { sealSuite } from '../scenario.js';
-import { peerDnsOptions } from './fetch/peer-dns.js';
-import { type FetchFixtures, fetchScenarios, PEER_HOST, PEER_IMPL, SIZES } from './fetch/scenarios.js';
+import { PEER_HOST, peerDnsOptions } from './fetch/peer-dns.js';
+import { type FetchFixtures, fetchScenarios, PEER_IMPL, SIZES } from './fetch/scenarios.js';
 import { startWebServer } from './fetch/server.js';
 
 const PEER = 'mcp-fetch-server';
@@ -18,8 +17,7 @@ const PEER_VERSION = '1.1.2';
 export const extras: PlanExtras = {
   peers: async ({ outDir }) => {
     const peer = await installPeer(outDir, PEER, PEER_VERSION);
-    const dir = join(outDir, 'peers');
-    mkdirSync(dir, { recursive: true });
+    // installPeer made the peers folder: the preload is written next to the installed peers.
     return [
       {
         kind: 'server',
@@ -29,7 +27,7 @@ export const extras: PlanExtras = {
         era: 'legacy',
         impl: PEER_IMPL,
         bin: peerBin(peer, PEER, PEER),
-        env: { NODE_OPTIONS: peerDnsOptions(dir) },
+        env: { NODE_OPTIONS: peerDnsOptions(join(outDir, 'peers')) },
       },
     ];
   },

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type InstalledPeer, peerBin } from '../peers.js';
 import type { PlanExtras } from '../plan.js';
 import { sealSuite } from '../scenario.js';
 import { type GitFixtures, gitFixtures, SIZES } from './git/fixtures.js';
@@ -19,7 +20,7 @@ const PEER = '@cyanheads/git-mcp-server';
  * `require` condition, so `versionOf` and `binOf` (which resolve `<pkg>/package.json` through
  * require) cannot find it: its main entry is resolved as an import instead, one level below.
  */
-function peerPackage(): { dir: string; version: string; bin: Record<string, string> } {
+function peerPackage(): InstalledPeer {
   const dir = fileURLToPath(new URL('../', import.meta.resolve(PEER)));
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
     version: string;
@@ -28,25 +29,21 @@ function peerPackage(): { dir: string; version: string; bin: Record<string, stri
   return { dir, version: manifest.version, bin: manifest.bin };
 }
 
-function peerBin(): string {
-  const { dir, bin } = peerPackage();
-  const file = bin['git-mcp-server'];
-  if (!file) throw new Error(`${PEER} declares no bin named git-mcp-server.`);
-  return join(dir, file);
-}
-
 export const extras: PlanExtras = {
-  peers: () => [
-    {
-      kind: 'server',
-      id: PEER_IMPL,
-      label: `${PEER_IMPL} ${peerPackage().version}`,
-      role: 'peer',
-      era: 'legacy',
-      impl: PEER_IMPL,
-      bin: peerBin(),
-    },
-  ],
+  peers: () => {
+    const peer = peerPackage();
+    return [
+      {
+        kind: 'server',
+        id: PEER_IMPL,
+        label: `${PEER_IMPL} ${peer.version}`,
+        role: 'peer',
+        era: 'legacy',
+        impl: PEER_IMPL,
+        bin: peerBin(peer, 'git-mcp-server', PEER),
+      },
+    ];
+  },
   suites: ({ sizes }) => [
     sealSuite<GitFixtures>({
       id: 'git',

@@ -5,7 +5,7 @@
  * told when a page was stored. A page that is not 2xx is refused with its status.
  */
 import { UserError } from '@mcpkit/core/errors';
-import type { CachedPage, PageSource } from '../../cache/page-cache.js';
+import { type CachedPage, cacheKey, type PageSource } from '../../cache/page-cache.js';
 import { announceStored, type FetchCall } from '../../context.js';
 import type { FetchProgress } from '../../net/body-reader.js';
 import { checkUrl } from '../../net/url-check.js';
@@ -50,8 +50,7 @@ export async function loadPage(
   const { context } = call;
   const target = checkUrl(input, context.policy);
   // The fragment never reaches the server: #intro and #refs of one page are one cache entry.
-  target.hash = '';
-  const url = target.href;
+  const url = cacheKey(target.href);
   await context.robots?.assertAllowed(url, call.signal);
   const onProgress =
     options.onProgress === false ? undefined : (options.onProgress ?? downloadProgress(call, target));

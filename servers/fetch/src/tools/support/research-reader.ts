@@ -10,6 +10,7 @@
 import { UserError } from '@mcpkit/core/errors';
 import { loopTool } from '@mcpkit/core/sampling';
 import * as z from 'zod';
+import { cacheKey } from '../../cache/page-cache.js';
 import { pageText } from '../../content/page-text.js';
 import { shownUrl } from '../../content/shown.js';
 import { fenceUntrusted } from '../../content/untrusted.js';
@@ -73,26 +74,26 @@ export function researchReader(
 
   const run = async (input: string, startIndex: number): Promise<string> => {
     const target = checkUrl(input, call.context.policy);
-    target.hash = '';
+    const url = cacheKey(target.href);
     if (target.origin !== origin)
       throw new UserError(
-        `${shownUrl(target.href)} is not on ${shownUrl(origin)}; this research reads only that site.`,
+        `${shownUrl(url)} is not on ${shownUrl(origin)}; this research reads only that site.`,
       );
-    if (!allowed.has(target.href))
+    if (!allowed.has(url))
       throw new UserError(
-        `${shownUrl(target.href)} is not a link of the start page; read one of the links listed with it.`,
+        `${shownUrl(url)} is not a link of the start page; read one of the links listed with it.`,
       );
     if (used >= maxPages)
       throw new UserError(
         `This research may read ${maxPages} linked page(s) and has read them all; answer with what you have.`,
       );
     used++;
-    const loaded = await loadPage(call, target.href, { onProgress: false, sameOrigin: true });
+    const loaded = await loadPage(call, url, { onProgress: false, sameOrigin: true });
     // The fetch tool may have cached this URL earlier, when it was free to follow the redirect.
     const landed = new URL(loaded.page.finalUrl);
     if (landed.origin !== origin)
       throw new UserError(
-        `${shownUrl(target.href)} redirects to ${shownUrl(landed.origin)}, another site, so it was not read.`,
+        `${shownUrl(url)} redirects to ${shownUrl(landed.origin)}, another site, so it was not read.`,
       );
     const content = await pageText(call.context.pages, loaded.page, { signal: call.signal });
     const page = fitPage(content.text, startIndex, READ_CHARS, READ_BYTES);

@@ -27,8 +27,3 @@ function jsonLines(value: unknown): string {
 export function fenceJson(value: unknown): string {
   return fenceText(escapeAngles(jsonLines(value))).text;
 }
-
-/** Lines of text from the database inside a fresh fence, `<`/`>` escaped the same way. */
-export function fenceLines(lines: readonly string[]): string {
-  return fenceText(lines.map(escapeAngles).join('\n')).text;
-}

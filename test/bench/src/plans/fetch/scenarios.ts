@@ -10,10 +10,9 @@
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { request } from 'undici';
-import type { Op, OpResult, Scenario, SessionContext } from '../../scenario.js';
-import { single } from '../../scenario.js';
+import { built, type Op, type OpResult, type Scenario, type SessionContext, single } from '../../scenario.js';
 import type { Session } from '../../session.js';
-import { PEER_HOST } from './peer-dns.js';
+import { size } from '../labels.js';
 
 /** The web server a suite runs: where ours and the peer reach it. */
 export interface FetchFixtures {
@@ -93,7 +92,8 @@ async function floorPage(url: string): Promise<string> {
 
 const floorArticle =
   ({ fixtures, tag }: Ctx): Op =>
-  async (index) => ({ answers: [], text: await floorPage(fresh(fixtures.origin, '/article', tag, index)) });
+  async (index) =>
+    built(await floorPage(fresh(fixtures.origin, '/article', tag, index)));
 
 const floorSmall =
   ({ fixtures, tag }: Ctx): Op =>
@@ -101,7 +101,7 @@ const floorSmall =
     let text = '';
     for (let i = 0; i < fixtures.smallPages; i++)
       text += await floorPage(fresh(fixtures.origin, `/page/${i}`, tag, index, i));
-    return { answers: [], text };
+    return built(text);
   };
 
 const goals = (what: string): F['goals'] => [
@@ -110,19 +110,16 @@ const goals = (what: string): F['goals'] => [
   { metric: 'p50', versus: 'floor', atMost: 2, text: `${what} within 2× of undici + extraction in process` },
 ];
 
-const size = (n: number): string =>
-  n >= 1024 * 1024 ? `${+(n / 1024 / 1024).toFixed(1)} MB` : `${+(n / 1024).toFixed(1)} KB`;
-
 /** The fetch scenarios of the server issue, in report order, titled with the sizes in use. */
 export function fetchScenarios(sizes: FetchSizes): F[] {
   return [
     {
       id: 'article-1mb',
-      title: `fetch ${size(sizes.articleBytes)} article → Markdown`,
+      title: `fetch ${size(sizes.articleBytes, 'short')} article → Markdown`,
       kind: 'calls',
       warmup: 1,
       calls: 8,
-      goals: goals(`${size(sizes.articleBytes)} article`),
+      goals: goals(`${size(sizes.articleBytes, 'short')} article`),
       server: { ours: ourArticle, [PEER_IMPL]: peerArticle },
       floor: floorArticle,
     },
@@ -141,5 +138,3 @@ export function fetchScenarios(sizes: FetchSizes): F[] {
     },
   ];
 }
-
-export { PEER_HOST };

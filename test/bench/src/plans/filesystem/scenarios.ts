@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import {
   allPages,
+  built,
   type Op,
   type OpResult,
   type Scenario,
@@ -11,14 +12,13 @@ import {
   single,
 } from '../../scenario.js';
 import type { Session } from '../../session.js';
+import { count, size } from '../labels.js';
 import { EDIT_FROM, EDIT_TO, type FixtureSizes, type FsFixtures } from './fixtures.js';
 
 type Fs = Scenario<FsFixtures>;
 type Ctx = SessionContext<FsFixtures>;
 
 const NONE: OpResult = { answers: [] };
-/** A floor result: the text it built, whose size is reported like an answer's. */
-const built = (text: string): OpResult => ({ answers: [], text });
 /** Our directory_tree stops at 2000 entries unless asked; the scenario wants the whole tree. */
 const OUR_MAX_TREE_ENTRIES = 50_000;
 /** Room for the whole 52k-entry tree as text (about 1.3 MiB); the highest budget ours accepts. */
@@ -126,11 +126,6 @@ const treeGoals = (what: string): Fs['goals'] => [
   { metric: 'p50', versus: 'peer', atMost: 0.2, text: `${what} ≥ 5× faster than official` },
   { metric: 'p50', versus: 'floor', atMost: 2, text: `${what} within 2× of floor` },
 ];
-
-/** 50000 → "50k", 1024 → "1 KiB" style labels, so tiny smoke runs are not titled as full ones. */
-const count = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
-const size = (n: number): string =>
-  n >= 1024 * 1024 ? `${+(n / 1024 / 1024).toFixed(1)} MiB` : `${+(n / 1024).toFixed(1)} KiB`;
 
 /**
  * The filesystem scenarios of the server issue, in report order, titled with the sizes in use.

@@ -8,13 +8,15 @@ import { spawn } from 'node:child_process';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
   allPages,
+  built,
   type Op,
-  type OpResult,
   type Scenario,
   type SessionContext,
   single,
+  structured,
 } from '../../scenario.js';
 import type { Session } from '../../session.js';
+import { count, size } from '../labels.js';
 import { type GitFixtures, type GitSizes, PLAIN_GIT_ENV } from './fixtures.js';
 
 type G = Scenario<GitFixtures>;
@@ -25,9 +27,6 @@ export const PEER_IMPL = 'cyanheads';
 
 /** The most commits the peer's git_log returns per call. */
 const PEER_LOG_MAX = 1000;
-
-/** A floor result: the text it read, whose size is reported like an answer's. */
-const built = (text: string): OpResult => ({ answers: [], text });
 
 /**
  * Runs plain git in `cwd` and reads all it prints, as a Node program would: spawned without a
@@ -59,9 +58,6 @@ const LOG_ARGS = [
 ];
 const STATUS_ARGS = ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'];
 const DIFF_ARGS = ['diff', '--no-color'];
-
-const structured = (answer: CallToolResult): Record<string, unknown> =>
-  (answer.structuredContent as Record<string, unknown> | undefined) ?? {};
 
 /** The length of an array field of a structured answer, or undefined when the answer has none. */
 const lengthOf = (answer: CallToolResult, field: string): number | undefined => {
@@ -149,11 +145,6 @@ const goals = (what: string): G['goals'] => [
   { metric: 'p50', versus: 'floor', atMost: 1.5, text: `${what} within 1.5× of plain git` },
 ];
 
-/** 10000 → "10k", 5 MiB → "5 MB" style labels, so tiny smoke runs are not titled as full ones. */
-const count = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
-const size = (n: number): string =>
-  n >= 1024 * 1024 ? `${+(n / 1024 / 1024).toFixed(1)} MB` : `${+(n / 1024).toFixed(1)} KB`;
-
 /** The git scenarios of the server issue, in report order, titled with the sizes in use. */
 export function gitScenarios(sizes: GitSizes): G[] {
   return [
@@ -185,11 +176,11 @@ export function gitScenarios(sizes: GitSizes): G[] {
     },
     {
       id: 'diff-5mb',
-      title: `diff ${size(sizes.diffBytes)}`,
+      title: `diff ${size(sizes.diffBytes, 'short')}`,
       kind: 'calls',
       warmup: 1,
       calls: 5,
-      goals: goals(`diff ${size(sizes.diffBytes)}`),
+      goals: goals(`diff ${size(sizes.diffBytes, 'short')}`),
       server: { ours: ourDiff, [PEER_IMPL]: peerDiff },
       floor: floorOf(
         (f) => f.diffRepo,

@@ -8,13 +8,15 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import Database from 'better-sqlite3';
 import {
   allPages,
+  built,
   type Op,
-  type OpResult,
   type Scenario,
   type SessionContext,
   single,
+  structured,
 } from '../../scenario.js';
 import type { Session } from '../../session.js';
+import { count } from '../labels.js';
 import type { SqliteFixtures, SqliteSizes } from './fixtures.js';
 
 type S = Scenario<SqliteFixtures>;
@@ -24,9 +26,6 @@ type Ctx = SessionContext<SqliteFixtures>;
 export const PEER_IMPL = 'sqlite-npx';
 
 const ITEMS_SQL = 'SELECT * FROM items ORDER BY id';
-
-const structured = (answer: CallToolResult): Record<string, unknown> =>
-  (answer.structuredContent as Record<string, unknown> | undefined) ?? {};
 
 /** A fast partial answer is no win: the rows of every page must add up to the table. */
 function expectRows(answers: readonly CallToolResult[], want: number): void {
@@ -70,17 +69,18 @@ function floorDb(): (file: string) => Database.Database {
   };
 }
 
-const built = (value: unknown): OpResult => ({ answers: [], text: JSON.stringify(value) });
+/** A floor result: what it read, serialised as a server would send it. */
+const builtJson = (value: unknown) => built(JSON.stringify(value));
 
 const floorQuery = ({ fixtures }: Ctx): Op => {
   const open = floorDb();
-  return async () => built(open(fixtures.file).prepare(ITEMS_SQL).all());
+  return async () => builtJson(open(fixtures.file).prepare(ITEMS_SQL).all());
 };
 
 const floorTables = ({ fixtures }: Ctx): Op => {
   const open = floorDb();
   return async () =>
-    built(
+    builtJson(
       open(fixtures.file).prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all(),
     );
 };
@@ -90,7 +90,7 @@ const floorDescribe = ({ fixtures }: Ctx): Op => {
   const open = floorDb();
   return async () => {
     const db = open(fixtures.file);
-    return built({
+    return builtJson({
       columns: db.prepare('SELECT * FROM pragma_table_xinfo(?)').all('wide'),
       indexes: db.prepare('SELECT * FROM pragma_index_list(?)').all('wide'),
       foreignKeys: db.prepare('SELECT * FROM pragma_foreign_key_list(?)').all('wide'),
@@ -105,8 +105,6 @@ const goals = (what: string): S['goals'] => [
   { metric: 'p50', versus: 'peer', atMost: 0.5, text: `${what} ≥ 2× faster than ${PEER_IMPL}` },
   { metric: 'p50', versus: 'floor', atMost: 1.5, text: `${what} within 1.5× of better-sqlite3 in process` },
 ];
-
-const count = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
 /** The SQLite scenarios of the server issue, in report order, titled with the sizes in use. */
 export function sqliteScenarios(sizes: SqliteSizes): S[] {
