@@ -1,5 +1,6 @@
 // `npm start`: serves every server in this checkout over Streamable HTTP on 127.0.0.1, each on the
-// sample world its test/world.ts builds, and prints the URLs and host config entries. Ctrl-C stops
+// sample world its test/world.ts builds, and prints each URL with the entry every host needs for it
+// (from the same code as `<bin> config <host> --http <url>`). Ctrl-C stops
 // them all. Servers are found from the workspace globs, so a new server folder is served as is.
 //
 //   node scripts/start.mjs [--root DIR] [--port 3000] [--dry-run]
@@ -11,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { errorMessage } from '@mcpkit/core/errors';
+import { HOST_INFO, HOSTS, hostEntry, shortName } from '@mcpkit/core/install';
 import { discoverServers } from '@mcpkit/core/testing';
 // The worlds are TypeScript; vite (which the tests already run on) loads them without a build.
 import { runnerImport } from 'vite';
@@ -45,6 +48,27 @@ if (values['dry-run']) {
   process.exit(0);
 }
 
+/** Every host's entry for a running server, or the one sentence saying why a host cannot take it. */
+function hostEntries(server, url, args) {
+  const spec = {
+    name: shortName(server.packageName),
+    packageName: server.packageName,
+    bin: server.command,
+    args: [],
+  };
+  let text = `\n${server.name}: ${url}\n`;
+  for (const host of HOSTS) {
+    text += `\n${HOST_INFO[host].title}:\n`;
+    try {
+      const entry = hostEntry(host, spec, { form: { kind: 'http', url } });
+      text += `${entry.text}(${entry.where})\n`;
+    } catch (error) {
+      text += `${errorMessage(error)}\n`;
+    }
+  }
+  return `${text}\nStdio instead: node ${server.bin} ${args.join(' ')}\n`;
+}
+
 const children = [];
 for (const { server, built, port } of plan) {
   const args = [server.bin, '--transport', 'http', '--port', String(port), ...built.args];
@@ -54,13 +78,7 @@ for (const { server, built, port } of plan) {
     const text = d.toString();
     process.stderr.write(text);
     const url = /listening on (\S+)/.exec(text)?.[1];
-    if (url) {
-      const entry = { mcpServers: { [server.command]: { type: 'http', url } } };
-      process.stdout.write(
-        `\n${server.name}: ${url}\nHost config entry:\n${JSON.stringify(entry, null, 2)}\n`,
-      );
-      process.stdout.write(`Stdio instead: node ${server.bin} ${built.args.join(' ')}\n`);
-    }
+    if (url) process.stdout.write(hostEntries(server, url, built.args));
   });
 }
 process.stdout.write(`Sample data in ${data}. Ctrl-C to stop.\n`);

@@ -2,7 +2,8 @@
  * @mcpkit/core — everything the mcpkit servers share. Each module is also its own entry point
  * (`@mcpkit/core/roots`, `@mcpkit/core/server`, …), which is the way to import it; this barrel
  * names the same exports in one place. `@mcpkit/core/testing` is only reachable by its own path, so
- * production code never loads the test client.
+ * production code never loads the test client; so is `@mcpkit/core/install` (host config entries),
+ * which only the `config` command and build tools load.
  */
 export {
   type CompleterOptions,
@@ -106,9 +107,15 @@ export {
   sanitizeForMessage,
 } from './roots/index.js';
 export {
+  type BundleSetting,
+  type BundleSettingType,
+  type BundleSettingValue,
+  COMMON_OPTIONS,
   type CommonOptions,
   type ExtraOption,
+  envName,
   type ParsedCommandLine,
+  type Positionals,
   runServer,
   type ServerBin,
   serveAppStdio,

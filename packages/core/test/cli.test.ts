@@ -140,7 +140,7 @@ describe('parseCommandLine', () => {
   it('refuses an --output-limit outside what a stdio client can take', () => {
     for (const value of ['10', String(4 * 1024 * 1024 + 1)]) {
       expect(usageError(['--output-limit', value]).message).toBe(
-        '--output-limit must be a whole number from 1024 to 4194304.',
+        '--output-limit must be a size from 1024 to 4194304 bytes, such as 65536, 512k or 2m.',
       );
     }
     expect(parseCommandLine(['--output-limit', '4194304']).common.outputLimitBytes).toBe(4194304);
@@ -221,7 +221,7 @@ describe('helpText', () => {
       '--log-level <level>',
       '--read-only',
       '--page-size <n>',
-      '--output-limit <n>',
+      '--output-limit <size>',
       '-h, --help',
       '-v, --version',
     ]) {

@@ -15,7 +15,6 @@ import {
   type FactoryRecord,
   modernEchoCall,
   newRecord,
-  sleep,
 } from './http-helpers.js';
 
 const open: HttpServerHandle[] = [];
@@ -161,7 +160,9 @@ describe('logging', () => {
 });
 
 describe('close()', () => {
-  it('ends sessions and streams, stops accepting, and is idempotent', async () => {
+  // A close that waits on an open stream instead of ending it never settles; the generous test
+  // timeout catches that, so nothing here bounds how long closing took (a loaded machine varies).
+  it('ends sessions and streams, stops accepting, and is idempotent', { timeout: 30_000 }, async () => {
     const ended: object[] = [];
     const http = await startHttpServer({
       factory: echoFactory(),
@@ -173,13 +174,12 @@ describe('close()', () => {
     const sub = await modern.client.listen({ resourceSubscriptions: ['note://a'] });
     await callEcho(legacy.client, 'before close');
     expect(http.sessionCount).toBe(1);
-    const started = Date.now();
     await Promise.all([http.close(), http.close()]);
     await http.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(http.sessionCount).toBe(0);
     await expect.poll(() => ended.length).toBe(1);
-    expect(await Promise.race([sub.closed, sleep(2_000).then(() => 'timeout')])).not.toBe('timeout');
+    // The listen stream was ended by the server: its closed promise settles.
+    await sub.closed;
     await expect(fetch(http.url, { method: 'POST' })).rejects.toThrow();
     await legacy.client.close();
     await modern.client.close();

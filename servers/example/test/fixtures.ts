@@ -36,3 +36,17 @@ export async function notesFixture(options: { pageSize?: number; readOnly?: bool
 
 /** The first text block of a tool result: the test kit's. */
 export { textOf };
+
+/**
+ * Resolves once `signal` has fired: the handler holding it saw the cancellation. It has no
+ * deadline of its own; a signal that never fires is left to the test's timeout.
+ */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** Polls `check` every 10 ms until it holds; no deadline of its own, like {@link untilAborted}. */
+export async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}

@@ -1,9 +1,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkpoint } from '@mcpkit/core/progress';
 import { connect, scriptedModel, type TestSession } from '@mcpkit/core/testing';
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
-import { notesFixture, textOf } from './fixtures.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { notesFixture, textOf, until, untilAborted } from './fixtures.js';
+
+// search_notes hands its call.signal to checkpoint(); recording that (the real one still runs) lets
+// a test see the cancellation reach the handler, not only the client give up on its answer.
+vi.mock('@mcpkit/core/progress', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@mcpkit/core/progress')>();
+  return { ...real, checkpoint: vi.fn(real.checkpoint) };
+});
 
 type Fixture = Awaited<ReturnType<typeof notesFixture>>;
 
@@ -150,7 +158,8 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
     expect(textOf(done)).toContain('Deleted');
   });
 
-  it('reports monotonic progress and stops when cancelled', async () => {
+  // A cancel the handler never sees leaves the wait below to the generous test timeout.
+  it('reports monotonic progress and stops when cancelled', { timeout: 30_000 }, async () => {
     fx = await notesFixture();
     session = await connect(fx.app, { era });
     const seen: number[] = [];
@@ -162,15 +171,22 @@ describe.each(['legacy', 'modern'] as const)('example server, %s era, in memory'
     expect((r.structuredContent as { hits: unknown[] }).hits).toHaveLength(2);
     expect(seen.length).toBeGreaterThan(0);
     const controller = new AbortController();
+    const started = vi.mocked(checkpoint).mock.calls.length;
     const slow = session.callTool(
       'search_notes',
       { query: 'x', delayMs: 2000 },
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
-    await expect(slow).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Cancel once the handler is running (it has made its checkpoint), so the cancel meets it.
+    await until(() => vi.mocked(checkpoint).mock.calls.length > started);
+    const signal = vi.mocked(checkpoint).mock.calls[started]?.[0];
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(signal?.aborted).toBe(false);
+    controller.abort();
+    // The client gives up at once (its own abort), and the server aborts the handler's signal.
+    await expect(slow).rejects.toThrow(/aborted/);
+    await untilAborted(signal as AbortSignal);
+    expect(textOf(await session.callTool('list_notes'))).toContain('alpha');
   });
 
   it('sends resources/updated when a subscribed note changes outside, and stops after unsubscribe', async () => {

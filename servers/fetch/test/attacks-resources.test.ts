@@ -3,13 +3,15 @@
  * deflate and brotli bombs (about 1 MB inflating to 1 GB), stacked content codings, a body sent
  * a byte at a time, headers that never come or trickle in, a declared length that never arrives.
  * Each must stop within its limit (bytes counted after decompression, the deadline covering the
- * body) and leave the client working.
+ * body) and leave the client working. The proof is the refusal sentence naming the limit that
+ * acted and the bytes counted, never a clock: a limit that failed to act leaves the call to the
+ * 5 s total timeout (another sentence) or the test to its generous timeout.
  */
 import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, expectStillWorks, OK_HOST, timedRejection } from './support/attack-kit.js';
-import { testClient } from './support/clients.js';
+import { expectRefusal, expectStillWorks, OK_HOST } from './support/attack-kit.js';
+import { rejection, testClient } from './support/clients.js';
 import { type Handler, type LocalServer, startServer, text } from './support/local-server.js';
 
 let server: LocalServer;
@@ -90,7 +92,8 @@ afterAll(() => server.close());
 const dns = { [OK_HOST]: ['127.0.0.1'], 'site.test': ['127.0.0.1'] };
 const CAP = 256 * 1024;
 
-describe('attack corpus: bombs and slow servers', () => {
+// A limit that failed to act would hang a case: the generous timeout ends it, not a clock here.
+describe('attack corpus: bombs and slow servers', { timeout: 30_000 }, () => {
   it.each([
     ['/huge', 'a 10 GB chunked body'],
     ['/gzip-bomb', 'a gzip bomb'],
@@ -99,12 +102,11 @@ describe('attack corpus: bombs and slow servers', () => {
   ])('stops %s (%s) at the byte cap on the decompressed stream', async (path) => {
     const client = testClient({ dns, allowHosts: [OK_HOST, 'site.test'], limits: { totalTimeoutMs: 5_000 } });
     let received = 0;
-    const { error, ms } = await timedRejection(() =>
+    const error = await rejection(
       client.fetch(server.url(path, 'site.test'), { onProgress: (p) => (received = p.received) }),
     );
     expectRefusal(error, new RegExp(`larger than ${CAP} bytes`));
     expect(received).toBeLessThanOrEqual(CAP);
-    expect(ms).toBeLessThan(3_000);
     expect(written.get(path) ?? 0).toBeLessThan(64 * 1024 * 1024);
     await expectStillWorks(client, server);
     await client.close();
@@ -112,7 +114,7 @@ describe('attack corpus: bombs and slow servers', () => {
 
   it('refuses three stacked content codings (our cap is 2)', async () => {
     const client = testClient({ dns, allowHosts: [OK_HOST, 'site.test'] });
-    const { error } = await timedRejection(() => client.fetch(server.url('/codings-3', 'site.test')));
+    const error = await rejection(client.fetch(server.url('/codings-3', 'site.test')));
     expectRefusal(error, /stacked 3 content codings/);
     await expectStillWorks(client, server);
     await client.close();
@@ -124,7 +126,7 @@ describe('attack corpus: bombs and slow servers', () => {
       allowHosts: [OK_HOST, 'site.test'],
       limits: { maxContentCodings: 10 },
     });
-    const { error } = await timedRejection(() => client.fetch(server.url('/codings-6', 'site.test')));
+    const error = await rejection(client.fetch(server.url('/codings-6', 'site.test')));
     expectRefusal(error, /too many content codings/);
     await expectStillWorks(client, server);
     await client.close();
@@ -136,10 +138,8 @@ describe('attack corpus: bombs and slow servers', () => {
     ['/short-body', /took longer than 500 ms/],
   ])('stops a slow body at %s with the total deadline', async (path, pattern) => {
     const client = testClient({ dns, allowHosts: [OK_HOST, 'site.test'] });
-    const { error, ms } = await timedRejection(() => client.fetch(server.url(path, 'site.test')));
+    const error = await rejection(client.fetch(server.url(path, 'site.test')));
     expectRefusal(error, pattern);
-    expect(ms).toBeGreaterThanOrEqual(450);
-    expect(ms).toBeLessThan(1_200);
     await expectStillWorks(client, server);
     await client.close();
   });
@@ -149,9 +149,8 @@ describe('attack corpus: bombs and slow servers', () => {
     ['/trickle-headers', 'trickles header lines forever'],
   ])('stops a server that %s with the first-byte timer', async (path) => {
     const client = testClient({ dns, allowHosts: [OK_HOST, 'site.test'] });
-    const { error, ms } = await timedRejection(() => client.fetch(server.url(path, 'site.test')));
+    const error = await rejection(client.fetch(server.url(path, 'site.test')));
     expectRefusal(error, /sent no response within 300 ms/);
-    expect(ms).toBeLessThan(1_000);
     await expectStillWorks(client, server);
     await client.close();
   });
@@ -176,9 +175,9 @@ describe('attack corpus: bombs and slow servers', () => {
           res.end();
         }, 200);
       });
-    const { error, ms } = await timedRejection(() => client.fetch(server.url('/slow-hop-0', 'site.test')));
+    const error = await rejection(client.fetch(server.url('/slow-hop-0', 'site.test')));
+    // Each hop answers within the 400 ms first-byte timer; only a deadline over all hops stops it.
     expectRefusal(error, /took longer than 500 ms/);
-    expect(ms).toBeLessThan(1_000);
     await client.close();
   });
 });

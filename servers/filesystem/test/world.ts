@@ -16,6 +16,7 @@ export const world = defineTestWorld({
     return {
       args: [project],
       roots: [project],
+      bundleSettings: { directories: [project] },
       reads: [
         {
           tool: 'read_text_file',

@@ -20,7 +20,12 @@ export const world = defineTestWorld({
       args: { repo_path: join(repos, name) },
       expect: `On branch ${name}-work`,
     });
-    return { args: [repos], roots: [repos], reads: [status('alpha'), status('beta')] };
+    return {
+      args: [repos],
+      roots: [repos],
+      reads: [status('alpha'), status('beta')],
+      bundleSettings: { repository: repos },
+    };
   },
   conformance: {
     '2026-07-28': {

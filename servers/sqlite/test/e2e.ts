@@ -260,8 +260,9 @@ async function busyQueryProcess(server: number): Promise<number | undefined> {
 }
 
 /**
- * A runaway query is cancelled while its query process is seen working, and that process is gone
- * soon after: the statement stopped, not only the answer. Skipped where there is no /proc.
+ * A runaway query is cancelled while its query process is seen working, and that process goes
+ * away: the statement stopped, not only the answer. The statement never ends by itself, so the
+ * wait for it to go has no deadline (one that stays is the test timeout's). Skipped without /proc.
  */
 async function expectQueryProcessKilled(ctx: Ctx): Promise<void> {
   const server = await ctx.serverPid();
@@ -278,10 +279,7 @@ async function expectQueryProcessKilled(ctx: Ctx): Promise<void> {
   assert.ok(busy !== undefined, 'no query process ever got busy with the runaway query');
   controller.abort();
   assert.equal(await outcome, 'cancelled', 'the runaway query finished before it was cancelled');
-  for (const until = Date.now() + 2_000; (await cpuTimeMs(busy)) !== undefined && Date.now() < until; ) {
-    await sleep(50);
-  }
-  assert.equal(await cpuTimeMs(busy), undefined, 'the query process was still running 2 s after the cancel');
+  while ((await cpuTimeMs(busy)) !== undefined) await sleep(50);
   expect(await scalar(ctx, 'SELECT 1 + 1')).toBe(2);
 }
 

@@ -5,8 +5,10 @@
  * process too.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CancelledError } from '@mcpkit/core/progress';
 import { cpuTimeMs, type TaskWire, taskWire, textOf, untilTask } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { QueryRunner } from '../src/sql/query-runner.js';
 import { alive } from './kit.js';
 import { ERAS, structured, type ToolsWorld, toolsWorld } from './tools-kit.js';
 
@@ -25,10 +27,33 @@ async function untilBusy(pid: number): Promise<void> {
   throw new Error('the query process never got busy');
 }
 
-/** Waits until the process is gone, or the deadline passes. */
+/**
+ * Waits until the process is gone. No deadline of its own: a process that stays fails the
+ * generous test timeout.
+ */
 async function untilGone(pid: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (alive(pid) && Date.now() < deadline) await sleep(20);
+  while (alive(pid)) await sleep(20);
+}
+
+/**
+ * Records how each statement the runner is given ends (the real runner still runs it). A cancelled
+ * statement ends in CancelledError; one the cancel missed would instead be stopped by the 15 s
+ * time limit with its sentence, so the outcome, not a clock, shows which of the two stopped it.
+ */
+function recordOutcomes(runner: QueryRunner): Promise<unknown>[] {
+  const outcomes: Promise<unknown>[] = [];
+  const run = runner.run.bind(runner);
+  runner.run = (sql, options) => {
+    const running = run(sql, options);
+    outcomes.push(
+      running.then(
+        () => 'finished',
+        (error: unknown) => error,
+      ),
+    );
+    return running;
+  };
+  return outcomes;
 }
 
 let w: ToolsWorld | undefined;
@@ -41,11 +66,15 @@ afterEach(async () => {
 });
 
 describe.each(ERAS)('cancellation and progress, %s era', (era) => {
-  it('kills the query process of a cancelled read_query, and the next call gets a fresh one', async () => {
+  // untilGone has no deadline: a query process the cancel missed fails this generous timeout.
+  it('kills the query process of a cancelled read_query, and the next call gets a fresh one', {
+    timeout: 30_000,
+  }, async () => {
     w = await toolsWorld(era);
     await w.call('read_query', { query: 'SELECT 1' });
     const pid = w.app.context.runner.pid as number;
     expect(alive(pid)).toBe(true);
+    const outcomes = recordOutcomes(w.app.context.runner);
     const controller = new AbortController();
     const outcome = w.session.callTool('read_query', { query: FOREVER }, { signal: controller.signal }).then(
       () => 'finished',
@@ -54,6 +83,8 @@ describe.each(ERAS)('cancellation and progress, %s era', (era) => {
     await untilBusy(pid);
     controller.abort();
     expect(await outcome).toBe('cancelled');
+    expect(outcomes).toHaveLength(1);
+    expect(await outcomes[0]).toBeInstanceOf(CancelledError);
     await untilGone(pid);
     expect(alive(pid)).toBe(false);
     const next = await w.call('read_query', { query: 'SELECT 2 AS two' });
@@ -99,10 +130,12 @@ describe('read_query as a 2026 task', () => {
     expect(textOf(done.result)).toContain('["Brendan"]');
   });
 
-  it('kills the query process when the task is cancelled', async () => {
+  // untilGone has no deadline: a query process the cancel missed fails this generous timeout.
+  it('kills the query process when the task is cancelled', { timeout: 30_000 }, async () => {
     w = await toolsWorld('modern');
     await w.call('read_query', { query: 'SELECT 1' });
     const pid = w.app.context.runner.pid as number;
+    const outcomes = recordOutcomes(w.app.context.runner);
     wire = await taskWire(w.app);
     const handle = await wire.request('tools/call', { name: 'read_query', arguments: { query: FOREVER } });
     expect(handle.resultType).toBe('task');
@@ -110,6 +143,8 @@ describe('read_query as a 2026 task', () => {
     await wire.request('tasks/cancel', { taskId: handle.taskId });
     const after = await untilTask(wire, handle.taskId, 'cancelled');
     expect(after.status).toBe('cancelled');
+    expect(outcomes).toHaveLength(1);
+    expect(await outcomes[0]).toBeInstanceOf(CancelledError);
     await untilGone(pid);
     expect(alive(pid)).toBe(false);
     expect(structured<{ rows: unknown[][] }>(await w.call('read_query', { query: 'SELECT 3' })).rows).toEqual(

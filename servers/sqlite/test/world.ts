@@ -48,6 +48,7 @@ export const world = defineTestWorld({
     return {
       // Positional, as the official server and its ports take it, so the bench's peer starts on it too.
       args: [file],
+      bundleSettings: { database: file },
       reads: [motto(1, 'alpha-apples-are-crisp'), motto(2, 'beta-bananas-are-bent')],
     };
   },

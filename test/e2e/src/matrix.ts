@@ -3,6 +3,7 @@
  * the 2025 and the 2026 era, each time against a freshly started bin and a fresh fixture, and each
  * time ending with a shutdown that must leave no process behind.
  */
+import { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,18 +39,41 @@ const CASES: ['stdio' | 'http', Era][] = [
 ];
 
 /**
- * Waits until no process carries one of `markers`, for up to `ms`; returns what is left. The run's
- * variable marks the server and what it starts with the environment it inherits; the fixture's
- * directory marks a child given an environment of its own but the fixture in its arguments.
+ * Waits until no process carries one of `markers`. The run's variable marks the server and what
+ * it starts with the environment it inherits; the fixture's directory marks a child given an
+ * environment of its own but the fixture in its arguments. No deadline of its own: a process that
+ * stays is left to the test's timeout.
  */
-async function leftovers(markers: string[], ms: number): Promise<number[]> {
-  const deadline = Date.now() + ms;
+async function untilNoneLeft(markers: string[]): Promise<void> {
   for (;;) {
     const found = await Promise.all(markers.map((m) => processesMentioning(m)));
-    const left = [...new Set(found.flat())];
-    if (left.length === 0 || Date.now() > deadline) return left;
+    if (found.every((pids) => pids.length === 0)) return;
     await sleep(50);
   }
+}
+
+/**
+ * Closes a stdio session while no signal can reach a child: the SDK's fallback SIGTERM and SIGKILL
+ * (sent when the child has not exited 2 s after its stdin closed) are recorded and not sent, so
+ * the child can only end by seeing its stdin close. Returns the signals the SDK tried to send.
+ */
+async function closeWithoutSignals(session: TestSession): Promise<string[]> {
+  const tried: string[] = [];
+  const kill = Object.getOwnPropertyDescriptor(ChildProcess.prototype, 'kill');
+  Object.defineProperty(ChildProcess.prototype, 'kill', {
+    configurable: true,
+    writable: true,
+    value(signal?: NodeJS.Signals | number) {
+      tried.push(String(signal ?? 'SIGTERM'));
+      return false;
+    },
+  });
+  try {
+    await session.close();
+  } finally {
+    if (kill) Object.defineProperty(ChildProcess.prototype, 'kill', kill);
+  }
+  return tried;
 }
 
 export interface MatrixRun {
@@ -107,18 +131,21 @@ export function describeServer(run: MatrixRun, timeoutMs = 60_000): void {
           });
           if (scenario.task && http && era === 'modern') await expectTaskRound(http.url, scenario.task(dir));
 
-          const closing = Date.now();
-          await session.close();
-          session = undefined;
           if (http) {
+            await session.close();
+            session = undefined;
             // SIGTERM: in-flight work cancelled, watchers closed, exit code 0.
             expect(await http.stop()).toBe(0);
           } else {
-            // Closing the client ends the child's stdin; the child must exit on that alone, before
-            // the SDK's fallback SIGTERM (2 s after closing stdin) would have to step in.
-            expect(Date.now() - closing).toBeLessThan(1900);
+            // Closing the client ends the child's stdin; the child must exit on that alone. With
+            // the SDK's fallback signals held back, a child that ignored its stdin would stay, and
+            // the wait below would run into the test's timeout. How long it took is not asserted
+            // (a loaded machine may pass the SDK's 2 s; the signals it then tried are not sent).
+            await closeWithoutSignals(session);
+            session = undefined;
           }
-          expect(await leftovers([marker, dir], 3000), 'server processes still running').toEqual([]);
+          // Nothing the server started may outlive it.
+          await untilNoneLeft([marker, dir]);
         } finally {
           await session?.close().catch(() => {});
           if (http && http.child.exitCode === null) http.child.kill('SIGKILL');

@@ -3,6 +3,9 @@
  * the server's header timeout (10 s in packages/core/src/runner/http-server.ts, swept every
  * second), not by Node's 60 s default, and the server must keep serving others meanwhile. The
  * servers are attacked side by side: each case mostly waits.
+ *
+ * No clock is asserted (a loaded machine varies): the test's own timeout, generous for the 10 s
+ * header timeout yet below Node's 60 s default, is what a server without it would run into.
  */
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -10,33 +13,26 @@ import { startBin } from '../src/bins.js';
 import { expectGoodClients } from '../src/good-client.js';
 import { SERVERS } from '../src/servers.js';
 
-/** The runner's header timeout plus its sweep interval and some slack for a busy 2-core machine. */
-const CUT_OFF_WITHIN_MS = 15_000;
+/** Three times the runner's 10 s header timeout, and well under Node's 60 s default. */
+const TEST_TIMEOUT_MS = 30_000;
 const DRIP_EVERY_MS = 500;
 
 /**
  * Opens a request head and drips one byte every {@link DRIP_EVERY_MS} until the server closes the
- * socket; resolves with how long that took and what the server said. Rejects if it never closes.
+ * socket; resolves with what the server said. No deadline of its own: `signal` (the test's, fired
+ * when it times out) ends the socket.
  */
-function slowloris(port: number): Promise<{ elapsed: number; answer: string }> {
-  return new Promise((resolve, reject) => {
+function slowloris(port: number, signal: AbortSignal): Promise<{ answer: string }> {
+  return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    const started = Date.now();
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
     socket.on('error', () => undefined);
-    const timer = setInterval(() => {
-      if (Date.now() - started > CUT_OFF_WITHIN_MS + 5_000) {
-        clearInterval(timer);
-        socket.destroy();
-        reject(new Error('the server kept the slow connection open'));
-        return;
-      }
-      socket.write('a');
-    }, DRIP_EVERY_MS);
+    const timer = setInterval(() => socket.write('a'), DRIP_EVERY_MS);
+    signal.addEventListener('abort', () => socket.destroy(), { once: true });
     socket.on('close', () => {
       clearInterval(timer);
-      resolve({ elapsed: Date.now() - started, answer: Buffer.concat(received).toString('latin1') });
+      resolve({ answer: Buffer.concat(received).toString('latin1') });
     });
     socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Drip: `);
   });
@@ -44,16 +40,16 @@ function slowloris(port: number): Promise<{ elapsed: number; answer: string }> {
 
 describe.concurrent.each(SERVERS)('$name', (server) => {
   it(
-    'cuts off a client sending one header byte every 500 ms within 15 s, serving others meanwhile',
-    async () => {
+    'cuts off a client sending one header byte every 500 ms by its header timeout, serving others meanwhile',
+    async ({ signal }) => {
       const fixture = await server.fixture();
       const bin = await startBin(server, fixture.args);
       try {
-        const cutOff = slowloris(bin.port);
+        const cutOff = slowloris(bin.port, signal);
         // Served while the slow socket is still open.
         await expectGoodClients(bin, server.tool);
-        const { elapsed, answer } = await cutOff;
-        expect(elapsed).toBeLessThan(CUT_OFF_WITHIN_MS);
+        const { answer } = await cutOff;
+        expect(signal.aborted).toBe(false);
         // Cut by the header timeout (Node answers 408 or just closes), not refused for another reason.
         expect(answer === '' || answer.startsWith('HTTP/1.1 408'), answer).toBe(true);
         await expectGoodClients(bin, server.tool);
@@ -63,6 +59,6 @@ describe.concurrent.each(SERVERS)('$name', (server) => {
         expect(code).toBe(0);
       }
     },
-    CUT_OFF_WITHIN_MS + 15_000,
+    TEST_TIMEOUT_MS,
   );
 });

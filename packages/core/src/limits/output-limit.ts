@@ -15,8 +15,14 @@ export const MAX_OUTPUT_LIMIT_BYTES = 4 * 1024 * 1024;
 /** Lowest configurable cap: below this the truncation notice itself would not fit. */
 export const MIN_OUTPUT_LIMIT_BYTES = 1024;
 
-/** Environment variable that sets the cap when no explicit option is given. */
-export const OUTPUT_LIMIT_ENV = 'MCPKIT_MAX_OUTPUT_BYTES';
+/**
+ * Environment variable that sets the cap when no explicit option is given: the `--output-limit`
+ * flag's variable, named like every other flag's.
+ */
+export const OUTPUT_LIMIT_ENV = 'MCPKIT_OUTPUT_LIMIT';
+
+/** The variable's older name, still read (after {@link OUTPUT_LIMIT_ENV}) so existing setups keep working. */
+export const OUTPUT_LIMIT_ENV_ALIAS = 'MCPKIT_MAX_OUTPUT_BYTES';
 
 const SIZE = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib)?$/i;
 const UNIT: Record<string, number> = {
@@ -30,14 +36,30 @@ const UNIT: Record<string, number> = {
 };
 
 /**
+ * The one place the output limit's variables are read: {@link OUTPUT_LIMIT_ENV}, else its older
+ * name {@link OUTPUT_LIMIT_ENV_ALIAS}. A blank value counts as unset (bundles pass '' for a setting
+ * left empty). Returns the raw text and the variable it came from, for error messages.
+ */
+export function outputLimitFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): { name: string; value: string } | undefined {
+  for (const name of [OUTPUT_LIMIT_ENV, OUTPUT_LIMIT_ENV_ALIAS]) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== '') return { name, value };
+  }
+  return undefined;
+}
+
+/**
  * Picks the output cap: an explicit option (CLI flag or factory option) wins, then
- * `MCPKIT_MAX_OUTPUT_BYTES`, then {@link DEFAULT_OUTPUT_LIMIT_BYTES}. Values are bytes, or carry a
- * binary unit (`512k`, `2MiB`; `kb`/`mb` are read as KiB/MiB). An unusable value throws a
- * RangeError at startup instead of silently running with another limit.
+ * `MCPKIT_OUTPUT_LIMIT` (or its older name `MCPKIT_MAX_OUTPUT_BYTES`), then
+ * {@link DEFAULT_OUTPUT_LIMIT_BYTES}. Values are bytes, or carry a binary unit (`512k`, `2MiB`;
+ * `kb`/`mb` are read as KiB/MiB). An unusable value throws a RangeError at startup instead of
+ * silently running with another limit.
  *
  * @example
  * ```ts
- * resolveOutputLimit(undefined, { MCPKIT_MAX_OUTPUT_BYTES: '512k' }); // 524288
+ * resolveOutputLimit(undefined, { MCPKIT_OUTPUT_LIMIT: '512k' }); // 524288
  * resolveOutputLimit('2MiB'); // 2097152
  * ```
  */
@@ -45,13 +67,17 @@ export function resolveOutputLimit(
   option?: number | string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): number {
-  if (option !== undefined && option !== '') return parseLimit(option, 'the output limit option');
-  const fromEnv = env[OUTPUT_LIMIT_ENV]?.trim();
-  if (fromEnv) return parseLimit(fromEnv, OUTPUT_LIMIT_ENV);
+  if (option !== undefined && option !== '') return parseOutputLimit(option, 'The output limit option');
+  const fromEnv = outputLimitFromEnv(env);
+  if (fromEnv) return parseOutputLimit(fromEnv.value, fromEnv.name);
   return DEFAULT_OUTPUT_LIMIT_BYTES;
 }
 
-function parseLimit(value: number | string, source: string): number {
+/**
+ * Reads one output limit: bytes, or a number with a binary unit. `source` names where the value
+ * came from (`--output-limit`, a variable) and starts the one-sentence RangeError it throws.
+ */
+export function parseOutputLimit(value: number | string, source: string): number {
   let bytes = Number.NaN;
   if (typeof value === 'number') {
     bytes = value;
@@ -62,8 +88,8 @@ function parseLimit(value: number | string, source: string): number {
   }
   if (!Number.isSafeInteger(bytes) || bytes < MIN_OUTPUT_LIMIT_BYTES || bytes > MAX_OUTPUT_LIMIT_BYTES) {
     throw new RangeError(
-      `Invalid output limit ${JSON.stringify(value)} from ${source}: use a byte count between ` +
-        `${MIN_OUTPUT_LIMIT_BYTES} and ${MAX_OUTPUT_LIMIT_BYTES}, optionally with k/KiB or m/MiB.`,
+      `${source} must be a size from ${MIN_OUTPUT_LIMIT_BYTES} to ${MAX_OUTPUT_LIMIT_BYTES} bytes, ` +
+        'such as 65536, 512k or 2m.',
     );
   }
   return bytes;

@@ -3,11 +3,20 @@
  * stdio or Streamable HTTP with its guards, and a clean shutdown.
  */
 export {
+  COMMON_OPTIONS,
   type CommonOptions,
   type ExtraOption,
   type ParsedCommandLine,
   TOKEN_ENV,
   UsageError,
 } from './cli.js';
-export { runServer, type ServerBin } from './run.js';
+export { envName } from './env.js';
+export { runServer } from './run.js';
+export type {
+  BundleSetting,
+  BundleSettingType,
+  BundleSettingValue,
+  Positionals,
+  ServerBin,
+} from './server-bin.js';
 export { serveAppStdio } from './stdio.js';

@@ -3,19 +3,9 @@ import { errorMessage } from '../errors/index.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { readPackageInfo } from '../server/package-info.js';
 import type { App } from '../server/types.js';
-import { type ExtraOption, helpText, type ParsedCommandLine, parseCommandLine, TOKEN_ENV } from './cli.js';
+import { helpText, type ParsedCommandLine, parseCommandLine, TOKEN_ENV } from './cli.js';
+import type { ServerBin } from './server-bin.js';
 import { hubListenHooks, serveAppStdio } from './stdio.js';
-
-/** A bin: its name, its package.json, its own flags, and how it builds its app. */
-export interface ServerBin {
-  bin: string;
-  packageJson: URL;
-  /** Usage line after the bin name, e.g. `[options] <directory>...`. */
-  usage: string;
-  options?: Record<string, ExtraOption>;
-  /** Builds the app; throw `UsageError` for a command line that cannot work. */
-  create(cli: ParsedCommandLine, log: Logger): Promise<App> | App;
-}
 
 /**
  * The factory for an HTTP listener: 2025 sessions are long-lived and get notifications,
@@ -53,12 +43,18 @@ async function closeApp(app: App, log: Logger): Promise<void> {
  * ```
  */
 export async function runServer(bin: ServerBin, argv: string[] = process.argv.slice(2)): Promise<void> {
+  if (argv[0] === 'config') {
+    // `<bin> config <host> …` prints a host entry and starts nothing; loaded only when asked for.
+    const { configCommand } = await import('../install/config-command.js');
+    process.exitCode = configCommand(bin, argv.slice(1));
+    return;
+  }
   const info = readPackageInfo(bin.packageJson);
   let cli: ParsedCommandLine;
   let log: Logger;
   let app: App;
   try {
-    cli = parseCommandLine(argv, bin.options);
+    cli = parseCommandLine(argv, bin.options, process.env, bin.bin);
     if (cli.help) {
       process.stdout.write(helpText(bin.bin, info, bin.usage, bin.options ?? {}));
       return;
@@ -68,6 +64,8 @@ export async function runServer(bin: ServerBin, argv: string[] = process.argv.sl
       return;
     }
     log = createLogger({ name: bin.bin, level: cli.common.logLevel });
+    // A MCPKIT_ variable this bin does not read is most likely a typo: say so, never refuse to start.
+    for (const warning of cli.warnings) log.warn(warning);
     app = await bin.create(cli, log);
   } catch (error) {
     const message = errorMessage(error);

@@ -25,6 +25,12 @@ export interface WorldInstance {
    * other's does not: the HTTP layer checks that answers to simultaneous calls never cross.
    */
   reads: [ReadCall, ReadCall];
+  /**
+   * What a user would enter in the bundle's settings form (the keys of the cli's `settings`) to
+   * serve this world: the packaging layer starts the server's `.mcpb` with them the way a host
+   * does. Omit for a server without settings.
+   */
+  bundleSettings?: Readonly<Record<string, string | number | boolean | readonly string[]>>;
   /** Stops what the world started (a local HTTP server); its files are the caller's to remove. */
   close?(): Promise<void>;
 }

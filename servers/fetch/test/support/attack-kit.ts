@@ -6,7 +6,6 @@
 import { UserError } from '@mcpkit/core/errors';
 import { expect } from 'vitest';
 import type { GuardedClient } from '../../src/net/guarded-client.js';
-import { rejection } from './clients.js';
 import type { LocalServer } from './local-server.js';
 
 /** Host name every attack file maps to 127.0.0.1 and allows, for the "still works" check. */
@@ -25,11 +24,4 @@ export async function expectStillWorks(client: GuardedClient, server: LocalServe
   const result = await client.fetch(server.url('/ok', OK_HOST));
   expect(result.status).toBe(200);
   expect(server.hits('/ok')).toBe(before + 1);
-}
-
-/** Milliseconds `fn` took, with its rejection. */
-export async function timedRejection(fn: () => Promise<unknown>): Promise<{ error: Error; ms: number }> {
-  const started = performance.now();
-  const error = await rejection(fn());
-  return { error, ms: performance.now() - started };
 }

@@ -126,7 +126,7 @@ export const gitStash = defineTool({
   name: 'git_stash',
   title: 'Git stash',
   description:
-    'Works with the stash. "list" shows the entries; "push" saves the uncommitted changes (with include_untracked, ' +
+    'Lists, saves or restores uncommitted changes on the stash. "list" shows the entries; "push" saves the uncommitted changes (with include_untracked, ' +
     'untracked files too) and cleans the work tree; "pop" applies the newest entry and drops it.',
   input: z.object({
     repo_path: repoPathArg,

@@ -1,0 +1,95 @@
+/**
+ * The filesystem server as a program: its command line, the settings a bundle asks for, and how
+ * a parsed command line becomes the app. `bin.ts` runs it; the build tool reads it to write the
+ * bundle manifest, server.json and the README's install examples.
+ */
+import { errorMessage } from '@mcpkit/core/errors';
+import { RootSet } from '@mcpkit/core/roots';
+import { type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { createFilesystemApp, NAME, PACKAGE_JSON } from './server.js';
+
+export const cli: ServerBin = {
+  bin: NAME,
+  packageJson: PACKAGE_JSON,
+  title: 'Filesystem (mcpkit)',
+  usage: '[options] <directory>...',
+  positionals: {
+    name: 'directory',
+    description: 'A directory the server may use, with everything below it (repeatable).',
+    required: true,
+    repeated: true,
+  },
+  exampleArgs: ['/Users/you/projects'],
+  options: {
+    'allow-sensitive': {
+      type: 'boolean',
+      description: 'allow files that usually hold secrets (.env, keys, .ssh/…)',
+    },
+    'confirm-overwrite': {
+      type: 'boolean',
+      description: 'ask the user before write_file replaces an existing file',
+    },
+    'max-media-bytes': {
+      type: 'string',
+      description: 'largest file read_media_file returns (default 5242880)',
+      valueName: 'n',
+    },
+  },
+  settings: {
+    directories: {
+      title: 'Directories',
+      description: 'The folders the server may read and, unless read-only, change.',
+      type: 'directory',
+      multiple: true,
+      required: true,
+      fills: 'positionals',
+    },
+    read_only: {
+      title: 'Read-only',
+      description: 'Offer only the tools that change nothing.',
+      type: 'boolean',
+      default: false,
+      fills: { flag: 'read-only' },
+    },
+    allow_sensitive: {
+      title: 'Allow secret files',
+      description: 'Also read and write files that usually hold secrets, such as .env files and keys.',
+      type: 'boolean',
+      default: false,
+      fills: { flag: 'allow-sensitive' },
+    },
+    confirm_overwrite: {
+      title: 'Confirm overwrites',
+      description: 'Ask before write_file replaces a file that already exists.',
+      type: 'boolean',
+      default: false,
+      fills: { flag: 'confirm-overwrite' },
+    },
+  },
+  async create(cli, log) {
+    if (cli.positionals.length === 0) {
+      throw new UsageError(
+        'Give at least one directory the server may use, e.g. mcpkit-filesystem ~/projects/app.',
+      );
+    }
+    const roots = await RootSet.create(cli.positionals).catch((error: unknown) => {
+      throw new UsageError(errorMessage(error));
+    });
+    const media = cli.values['max-media-bytes'];
+    const maxMediaBytes = typeof media === 'string' ? Number(media) : undefined;
+    if (maxMediaBytes !== undefined && (!Number.isInteger(maxMediaBytes) || maxMediaBytes < 1)) {
+      const given = cli.sources['max-media-bytes'] ?? '--max-media-bytes';
+      throw new UsageError(`${given} must be a whole number of bytes.`);
+    }
+    return createFilesystemApp({
+      roots,
+      log,
+      readOnly: cli.common.readOnly,
+      allowSensitive: cli.values['allow-sensitive'] === true,
+      confirmOverwrite: cli.values['confirm-overwrite'] === true,
+      ...(maxMediaBytes ? { maxMediaBytes } : {}),
+      ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
+      ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),
+    });
+  },
+};

@@ -1,0 +1,97 @@
+/**
+ * The SQLite server as a program: its command line, the settings a bundle asks for, and how a
+ * parsed command line becomes the app. `bin.ts` runs it; the build tool reads it to write the
+ * bundle manifest, server.json and the README's install examples.
+ */
+import { errorMessage } from '@mcpkit/core/errors';
+import { RootSet } from '@mcpkit/core/roots';
+import { type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { createSqliteApp, NAME, PACKAGE_JSON } from './server.js';
+
+export const cli: ServerBin = {
+  bin: NAME,
+  packageJson: PACKAGE_JSON,
+  title: 'SQLite (mcpkit)',
+  usage: '--db <file> [--write] [--export-dir <dir>]...',
+  positionals: {
+    name: 'database',
+    description: 'The SQLite database file, when --db is not given.',
+    required: false,
+    repeated: false,
+  },
+  exampleArgs: ['--db', '/Users/you/data/app.db'],
+  options: {
+    db: {
+      type: 'string',
+      description: 'the SQLite database file (a single positional path works too)',
+      valueName: 'file',
+    },
+    write: {
+      type: 'boolean',
+      description: 'allow statements that change the database (read-only without it)',
+    },
+    'export-dir': {
+      type: 'string',
+      multiple: true,
+      description: 'a directory export_query may write files into (repeatable)',
+      valueName: 'dir',
+    },
+  },
+  settings: {
+    database: {
+      title: 'Database file',
+      description: 'The SQLite database the server answers questions about.',
+      type: 'file',
+      required: true,
+      fills: 'positionals',
+    },
+    write: {
+      title: 'Allow changes',
+      description: 'Allow statements that change the database; without this the engine refuses them.',
+      type: 'boolean',
+      default: false,
+      fills: { flag: 'write' },
+    },
+  },
+  async create(cli, log) {
+    const flag = cli.values.db as string | undefined;
+    if (flag !== undefined && cli.positionals.length > 0) {
+      throw new UsageError('Give the database once: either --db <file> or a single path.');
+    }
+    if (cli.positionals.length > 1) {
+      throw new UsageError('Give one database file; this server works on one database at a time.');
+    }
+    const database = flag ?? cli.positionals[0];
+    if (database === undefined) {
+      throw new UsageError(
+        'Give the database file, e.g. mcpkit-sqlite --db ./app.db (add --write to allow changes).',
+      );
+    }
+    const write = cli.values.write === true;
+    if (write && cli.common.readOnly) {
+      // Name what the user set: either may have come from an MCPKIT_ variable.
+      const named = (flag: string) => cli.sources[flag] ?? `--${flag}`;
+      throw new UsageError(`Give ${named('write')} or ${named('read-only')}, not both.`);
+    }
+    const exportDirs = (cli.values['export-dir'] as string[] | undefined) ?? [];
+    const roots =
+      exportDirs.length > 0
+        ? await RootSet.create(exportDirs).catch((error: unknown) => {
+            throw new UsageError(errorMessage(error));
+          })
+        : undefined;
+    try {
+      return createSqliteApp({
+        database,
+        write,
+        log,
+        ...(roots ? { roots } : {}),
+        ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
+        ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),
+      });
+    } catch (error) {
+      // A database that cannot be opened is the command line's fault: say so and exit 2.
+      throw new UsageError(errorMessage(error));
+    }
+  },
+};
