@@ -76,8 +76,10 @@ export const cli: ServerBin = {
       throw new UsageError(errorMessage(error));
     });
     const media = cli.values['max-media-bytes'];
-    const maxMediaBytes = typeof media === 'string' ? Number(media) : undefined;
-    if (maxMediaBytes !== undefined && (!Number.isInteger(maxMediaBytes) || maxMediaBytes < 1)) {
+    // Digits only, as core reads its numbers: Number() would take '0x10', '1e3' and ' '.
+    const maxMediaBytes =
+      typeof media === 'string' ? (/^\d+$/.test(media) ? Number(media) : Number.NaN) : undefined;
+    if (maxMediaBytes !== undefined && (!Number.isSafeInteger(maxMediaBytes) || maxMediaBytes < 1)) {
       const given = cli.sources['max-media-bytes'] ?? '--max-media-bytes';
       throw new UsageError(`${given} must be a whole number of bytes.`);
     }

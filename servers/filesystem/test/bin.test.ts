@@ -100,4 +100,26 @@ describe('mcpkit-filesystem as a real process', () => {
     expect(result.code).toBe(2);
     expect(result.err).toContain('at least one directory');
   });
+
+  it('refuses a media limit that is not plain digits, naming the variable it came from', async () => {
+    for (const [value, env] of [
+      ['0x10', true],
+      ['1e3', true],
+      ['12abc', false],
+    ] as const) {
+      const args = env ? [BIN, w.allowed] : [BIN, '--max-media-bytes', value, w.allowed];
+      const result = await new Promise<{ code: number | null; err: string }>((resolve) => {
+        const c = spawn(process.execPath, args, {
+          env: { ...process.env, ...(env ? { MCPKIT_MAX_MEDIA_BYTES: value } : {}) },
+        });
+        let err = '';
+        c.stderr.on('data', (d: Buffer) => (err += d));
+        c.on('exit', (code) => resolve({ code, err }));
+      });
+      expect(result.code).toBe(2);
+      expect(result.err.split('\n')[0]).toBe(
+        `mcpkit-filesystem: ${env ? 'MCPKIT_MAX_MEDIA_BYTES' : '--max-media-bytes'} must be a whole number of bytes.`,
+      );
+    }
+  });
 });

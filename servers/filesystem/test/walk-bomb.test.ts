@@ -42,7 +42,7 @@ describe.each(['legacy', 'modern'] as const)('a directory of 200k entries, %s er
   });
 
   it('list_directory stays within the output limit and continues exactly where it stopped', async () => {
-    const first = await s.callTool('list_directory', { path: root });
+    const first = await s.callTool('list_directory', { path: root, structured: true });
     const text = textOf(first);
     expect(bytes(text)).toBeLessThanOrEqual(LIMIT);
     expect(text).not.toContain('[truncated');
@@ -51,8 +51,9 @@ describe.each(['legacy', 'modern'] as const)('a directory of 200k entries, %s er
     expect(text).toContain(
       `More entries follow: call list_directory again with cursor "${page.nextCursor}".`,
     );
-    const second = (await s.callTool('list_directory', { path: root, cursor: page.nextCursor }))
-      .structuredContent as {
+    const second = (
+      await s.callTool('list_directory', { path: root, cursor: page.nextCursor, structured: true })
+    ).structuredContent as {
       entries: { name: string }[];
     };
     const n = page.entries.length;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { symlink, writeFile } from 'node:fs/promises';
+import { renameSync } from 'node:fs';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { createCursorCodec, paginateSource } from '@mcpkit/core/pagination';
@@ -14,7 +15,17 @@ import {
   contentStats,
   isContentPosition,
 } from '../src/fs/content-search.js';
-import { clip, lineTest, searchFile, searchText } from '../src/fs/content-worker.js';
+import {
+  type Batch,
+  clip,
+  FINISHED,
+  type FileResult,
+  lineTest,
+  STARTED,
+  searchBatch,
+  searchFile,
+  searchText,
+} from '../src/fs/content-worker.js';
 import { compileGlob } from '../src/fs/glob.js';
 import { world } from './harness.js';
 import { ensureContentWorker, makeTree } from './walk-support.js';
@@ -99,6 +110,76 @@ describe('content matching (the worker side, in process)', () => {
   });
 });
 
+describe('batches of one directory (the worker side, in process)', () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await world();
+    await makeTree(w.allowed, {
+      sub: { 'a.txt': 'key one\n', 'b.txt': 'nothing\n', 'c.txt': 'key three\n' },
+      '.ssh': { 'a.txt': 'PRIVATE KEY\n', 'b.txt': 'nothing\n', 'c.txt': 'PRIVATE KEY\n' },
+    });
+  });
+  afterEach(() => w.cleanup());
+  const config = (root: string) => ({
+    ...compileQuery('key', false, false),
+    contextLines: 0,
+    maxFileBytes: 1024,
+    maxLineChars: 300,
+    root,
+    hitsPerFile: 10,
+  });
+  const run = (batch: Batch, root = w.allowed) => {
+    const posted: FileResult[] = [];
+    const progress = new Int32Array(new SharedArrayBuffer(8)).fill(-1);
+    searchBatch(batch, lineTest(config(root)), config(root), (r) => posted.push(r), progress);
+    return { posted, started: progress[STARTED], finished: progress[FINISHED] };
+  };
+  const names = ['a.txt', 'b.txt', 'c.txt'];
+
+  it('posts only files with hits, skips hits of a resumed first file, and records progress', () => {
+    const { posted, started, finished } = run({ first: 7, dir: join(w.allowed, 'sub'), names, skip: 0 });
+    expect(posted.map((r) => [r.id, r.hits.map((h) => h.text)])).toEqual([
+      [7, ['key one']],
+      [9, ['key three']],
+    ]);
+    expect([started, finished]).toEqual([9, 9]);
+    const resumed = run({ first: 0, dir: join(w.allowed, 'sub'), names: ['a.txt'], skip: 1 });
+    expect(resumed.posted).toEqual([]);
+  });
+
+  it('reads nothing through a directory swapped for a link after the walk, even one inside the root', async () => {
+    const sub = join(w.allowed, 'sub');
+    await rename(sub, join(w.allowed, 'sub_old'));
+    await symlink(join(w.allowed, '.ssh'), sub);
+    const { posted } = run({ first: 0, dir: sub, names, skip: 0 });
+    expect(posted.map((r) => r.skipped)).toEqual(['unreadable', 'unreadable', 'unreadable']);
+    expect(JSON.stringify(posted)).not.toContain('PRIVATE');
+  });
+
+  it('refuses a directory outside the root searched, and names that are not one entry', () => {
+    const outside = run({ first: 0, dir: join(w.allowed, 'sub'), names, skip: 0 }, w.outside);
+    expect(outside.posted.map((r) => r.skipped)).toEqual(['unreadable', 'unreadable', 'unreadable']);
+    const odd = run({ first: 0, dir: join(w.allowed, 'sub'), names: ['../.ssh/a.txt', '..', ''], skip: 0 });
+    expect(odd.posted.map((r) => r.skipped)).toEqual(['unreadable', 'unreadable', 'unreadable']);
+  });
+
+  it('reports nothing found in a directory moved out of the root while it was being read', async () => {
+    const sub = join(w.allowed, 'sub');
+    await mkdir(join(w.outside, 'moved'));
+    const posted: FileResult[] = [];
+    const cfg = config(w.allowed);
+    // Moved right after the first file's report: the files read after it come from outside the root.
+    searchBatch({ first: 0, dir: sub, names, skip: 0 }, lineTest(cfg), cfg, (r) => {
+      if (posted.length === 0) renameSync(sub, join(w.outside, 'moved', 'sub'));
+      posted.push(r);
+    });
+    expect(posted.map((r) => r.skipped ?? r.hits.map((h) => h.text).join())).toEqual([
+      'key one',
+      'unreadable',
+    ]);
+  });
+});
+
 describe('content search through the worker', () => {
   let w: World;
   beforeAll(() => ensureContentWorker());
@@ -164,6 +245,35 @@ describe('content search through the worker', () => {
     expect(where(hits)).toEqual(['a.ts:1', 'a.ts:3']);
     expect(stats.timedOut?.file).toBe(join(w.allowed, 'evil.txt'));
     expect(stats.timedOut?.resume).toMatchObject({ h: -1 });
+  });
+
+  it('keeps hits of earlier directories at the budget, and resumes after the file it stopped in', async () => {
+    await makeTree(w.allowed, {
+      d1: { 'x.txt': 'needle d1\n' },
+      d2: { 'evil.txt': `${'a'.repeat(40)}!\n`, 'y.txt': 'needle d2\n' },
+      d3: { 'z.txt': 'needle d3\n' },
+    });
+    const query = compileQuery('needle|(a+)+$', true, false);
+    const include = compileGlob('d*/**');
+    const first = await search({ query, include, budgetMs: 1000 });
+    expect(where(first.hits)).toEqual(['d1/x.txt:1']);
+    expect(first.stats.timedOut?.file).toBe(join(w.allowed, 'd2', 'evil.txt'));
+    const resume = first.stats.timedOut?.resume;
+    expect(resume).toMatchObject({ h: -1 });
+    const stats = contentStats();
+    const rest: ContentHit[] = [];
+    const source = contentSource({
+      root: w.allowed,
+      query,
+      include,
+      contextLines: 0,
+      budgetMs: 5000,
+      hitsPerFile: 10,
+      stats,
+    });
+    for await (const step of source(resume, undefined)) rest.push(step.item.value);
+    expect(where(rest)).toEqual(['d2/y.txt:1', 'd3/z.txt:1']);
+    expect(stats.timedOut).toBeUndefined();
   });
 
   it('throws CancelledError within a second of a cancellation, even inside a runaway regex', async () => {

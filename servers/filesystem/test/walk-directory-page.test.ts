@@ -26,7 +26,7 @@ const options = (over: Partial<DirectoryPageOptions> = {}): DirectoryPageOptions
   budgetBytes: 1 << 20,
   stats: walkStats(),
   display: 'allowed',
-  render: (entry) => `${entry.type} ${entry.name}`,
+  render: (name, type) => `${type} ${name}`,
   ...over,
 });
 
@@ -35,7 +35,7 @@ async function allNames(over: Partial<DirectoryPageOptions> = {}): Promise<strin
   let cursor: string | undefined;
   do {
     const page = await directoryPage(w.allowed, options({ ...over, cursor }));
-    pages.push(page.items.map((e) => e.name));
+    pages.push(page.entries.map((e) => e.name));
     cursor = page.nextCursor;
   } while (cursor);
   return pages;
@@ -43,26 +43,26 @@ async function allNames(over: Partial<DirectoryPageOptions> = {}): Promise<strin
 
 describe('directoryPage', () => {
   it('pages a directory in code-unit name order, leaving out what exclude refuses', async () => {
-    const exclude = (_rel: string, name: string) => name === '.env';
+    const exclude = (name: string) => name === '.env';
     expect(await allNames({ exclude })).toEqual([['a.txt', 'b.txt'], ['c.txt', 'd.txt'], ['e-dir']]);
   });
 
   it('ends on the last entry it shows when only excluded entries follow', async () => {
-    const exclude = (_rel: string, name: string) => name === 'e-dir' || name === '.env';
+    const exclude = (name: string) => name === 'e-dir' || name === '.env';
     expect(await allNames({ exclude, pageSize: 4 })).toEqual([['a.txt', 'b.txt', 'c.txt', 'd.txt']]);
   });
 
   it('resumes after the cursor name even when that entry is gone', async () => {
     const first = await directoryPage(w.allowed, options({ pageSize: 3 }));
-    expect(first.items.map((e) => e.name)).toEqual(['.env', 'a.txt', 'b.txt']);
+    expect(first.entries.map((e) => e.name)).toEqual(['.env', 'a.txt', 'b.txt']);
     await rm(join(w.allowed, 'b.txt'));
     const second = await directoryPage(w.allowed, options({ pageSize: 3, cursor: first.nextCursor }));
-    expect(second.items.map((e) => e.name)).toEqual(['c.txt', 'd.txt', 'e-dir']);
+    expect(second.entries.map((e) => e.name)).toEqual(['c.txt', 'd.txt', 'e-dir']);
   });
 
   it('cuts a page at the byte budget but always shows one entry', async () => {
     const page = await directoryPage(w.allowed, options({ pageSize: 100, budgetBytes: 1 }));
-    expect(page.items).toHaveLength(1);
+    expect(page.entries).toHaveLength(1);
     expect(page.nextCursor).toBeDefined();
   });
 

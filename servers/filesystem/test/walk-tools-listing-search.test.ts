@@ -74,7 +74,7 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
   };
 
   it('list_directory: official [DIR]/[FILE] lines in name order, [LINK] for links, secrets left out', async () => {
-    const r = await s.callTool('list_directory', { path: w.allowed });
+    const r = await s.callTool('list_directory', { path: w.allowed, structured: true });
     expect(textOf(r).split('\n').slice(0, 10)).toEqual([
       '[FILE] .gitignore',
       '[FILE] README.md',
@@ -91,14 +91,14 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
   });
 
   it('list_directory pages with a cursor and refuses a forged one without leaking paths', async () => {
-    const one = await p.callTool('list_directory', { path: 'src' });
+    const one = await p.callTool('list_directory', { path: 'src', structured: true });
     const first = data<{ entries: { name: string }[]; nextCursor?: string }>(one);
     expect(first.entries.map((e) => e.name)).toEqual(['gen', 'index.ts', 'util.ts']);
     expect(first.nextCursor).toBeUndefined();
-    const topResult = await p.callTool('list_directory', { path: '.' });
+    const topResult = await p.callTool('list_directory', { path: '.', structured: true });
     const top = data<{ entries: { name: string }[]; nextCursor: string }>(topResult);
     expect(top.entries).toHaveLength(3);
-    const next = await p.callTool('list_directory', { path: '.', cursor: top.nextCursor });
+    const next = await p.callTool('list_directory', { path: '.', cursor: top.nextCursor, structured: true });
     expect(data<{ entries: { name: string }[] }>(next).entries.map((e) => e.name)).toEqual([
       'blob.bin',
       'docs',
@@ -136,7 +136,7 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
       expect.stringMatching(/^Combined size: \d+ B$/),
     ]);
     const sized = data<{ entries: { name: string; size?: number }[]; totalBytes: number }>(
-      await s.callTool('list_directory_with_sizes', { path: '.', sortBy: 'size' }),
+      await s.callTool('list_directory_with_sizes', { path: '.', sortBy: 'size', structured: true }),
     );
     expect(sized.entries[0]?.name).toBe('blob.bin');
     const sizes = sized.entries.flatMap((e) => (e.size === undefined ? [] : [e.size]));
@@ -268,18 +268,18 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
       hits: { file: string; line: number; before: string[]; after: string[] }[];
       skipped: { binary: number };
     }>(r);
-    expect(hits.hits.map((h) => `${h.file.slice(w.allowed.length + 1)}:${h.line}`)).toEqual([
-      'README.md:2',
-      'docs/guide.md:3',
-      'src/gen/out.ts:1',
-      'src/index.ts:2',
-      'src/index.ts:3',
+    // Named under the path as given ("."), so each can be passed back, and no host path shows.
+    expect(hits.hits.map((h) => `${h.file}:${h.line}`)).toEqual([
+      './README.md:2',
+      './docs/guide.md:3',
+      './src/gen/out.ts:1',
+      './src/index.ts:2',
+      './src/index.ts:3',
     ]);
+    expect(JSON.stringify(r)).not.toContain(w.allowed);
     expect(hits.hits[1]).toMatchObject({ before: ['line 2'], after: ['line 4'] });
     expect(hits.skipped.binary).toBe(1);
-    expect(textOf(r)).toContain(
-      `${join(w.allowed, 'docs', 'guide.md')}:3\n  2- line 2\n  3: needle 3\n  4- line 4`,
-    );
+    expect(textOf(r)).toContain('./docs/guide.md:3\n  2- line 2\n  3: needle 3\n  4- line 4');
     expect(textOf(r)).not.toContain('TOKEN');
     expect(textOf(r)).not.toContain('top secret');
     const literal = await s.callTool('search_content', {
@@ -307,10 +307,7 @@ describe.each(['legacy', 'modern'] as const)('listing and search tools, %s era',
         cursor: page1.nextCursor,
       }),
     );
-    expect(page2.hits.map((h) => `${h.file.slice(w.allowed.length + 1)}:${h.line}`)).toEqual([
-      'src/index.ts:2',
-      'src/index.ts:3',
-    ]);
+    expect(page2.hits.map((h) => `${h.file}:${h.line}`)).toEqual(['./src/index.ts:2', './src/index.ts:3']);
     expectCleanError(
       await s.callTool('search_content', { path: '.', query: '(', regex: true }),
       /regex is not valid/,

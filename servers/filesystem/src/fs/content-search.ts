@@ -1,9 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import { sep } from 'node:path';
 import { errorMessage, UserError } from '@mcpkit/core/errors';
 import type { JsonValue, PageSource } from '@mcpkit/core/pagination';
 import { CancelledError } from '@mcpkit/core/progress';
-import type { FileJob, FileResult, LineHit, WorkerConfig } from './content-worker.js';
-import { escapeName } from './display.js';
+import { type Outcome, Scanner } from './content-scanner.js';
+import type { FileResult, LineHit, WorkerConfig } from './content-worker.js';
+import { beneath, escapeName } from './display.js';
 import type { EntryMatcher } from './glob.js';
 import type { Positioned } from './paging.js';
 import {
@@ -21,10 +22,16 @@ export const MAX_CONTENT_FILE_BYTES = 2 * 1024 * 1024;
 /** Longest line shown; a longer one is shown as a window around the match. */
 export const MAX_LINE_CHARS = 300;
 
-/** Files handed to the worker ahead of the one awaited: keeps it busy while the walk goes on. */
-const LOOKAHEAD = 16;
+/**
+ * Files handed to the worker ahead of the one awaited: several directories' batches, so the worker
+ * always has the next one queued while the walk goes on.
+ */
+const LOOKAHEAD = 1024;
 
-/** A matching line of a file, with context lines. `file` is an absolute real path. */
+/**
+ * A matching line of a file, with context lines. `file` is the file's path under the searched
+ * directory as the caller named it (see `ContentSearchOptions.base`), never a real path behind a link.
+ */
 export interface ContentHit extends LineHit {
   file: string;
 }
@@ -85,80 +92,16 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
   return { source: query, flags, plain: false };
 }
 
-let workerUrl: URL | undefined;
-
-/**
- * Where the worker script is, from where this code runs (never a folder above the package):
- * - run from src/ (vitest transforms TypeScript in its own module graph, but a worker thread is a
- *   plain Node thread and Node 20 cannot load a .ts file), the package's build output is used:
- *   `turbo run test` builds first, and the tests build that one file when it is missing;
- * - compiled, content-worker.js sits beside this module (dist/fs/);
- * - in the bundled bin (dist/bin.js) this code sits in dist/, and the worker stays the compiled
- *   file in dist/fs/ (it imports only Node built-ins, so it needs no bundle of its own).
- */
-export function contentWorkerUrl(): URL {
-  if (!workerUrl) {
-    const here = import.meta.url;
-    const relative = here.endsWith('/src/fs/content-search.ts')
-      ? '../../dist/fs/content-worker.js'
-      : here.endsWith('/fs/content-search.js')
-        ? './content-worker.js'
-        : './fs/content-worker.js';
-    workerUrl = new URL(relative, here);
-  }
-  return workerUrl;
-}
-
-/** One worker for one search: jobs in, results out in the same order; `stop` ends it at once. */
-class Scanner {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, { resolve: (r: FileResult) => void; reject: (e: Error) => void }>();
-  #failure: Error | undefined;
-  #next = 0;
-
-  constructor(config: WorkerConfig) {
-    // A heap cap: a worker must not take the server down with it.
-    this.#worker = new Worker(contentWorkerUrl(), {
-      workerData: config,
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    this.#worker.on('message', (result: FileResult) => {
-      this.#waiting.get(result.id)?.resolve(result);
-      this.#waiting.delete(result.id);
-    });
-    this.#worker.on('error', (error) => this.#fail(error));
-    this.#worker.on('exit', () => this.#fail(new Error('The content search worker stopped.')));
-  }
-
-  scan(path: string, skip: number, limit: number): Promise<FileResult> {
-    const id = this.#next++;
-    const failure = this.#failure;
-    const result = new Promise<FileResult>((resolve, reject) => {
-      if (failure) reject(failure);
-      else this.#waiting.set(id, { resolve, reject });
-    });
-    // A job abandoned by `stop` must not surface as an unhandled rejection.
-    result.catch(() => {});
-    if (!failure) this.#worker.postMessage([{ id, path, skip, limit } satisfies FileJob]);
-    return result;
-  }
-
-  stop(): void {
-    this.#fail(new Error('The content search was stopped.'));
-    void this.#worker.terminate();
-  }
-
-  #fail(error: Error): void {
-    this.#failure ??= error;
-    for (const waiting of this.#waiting.values()) waiting.reject(this.#failure);
-    this.#waiting.clear();
-  }
-}
-
 /** One content search: where, what, which files, and its time budget. */
 export interface ContentSearchOptions {
   /** Real path of the directory searched. */
   root: string;
+  /**
+   * The directory as the caller named it (default: `root`): files are named below it, so a search
+   * of a link to a directory, or of a root configured through one, never answers with the real path
+   * behind it.
+   */
+  base?: string;
   query: CompiledQuery;
   contextLines: number;
   /** Files whose path from the root does not match are not read. */
@@ -181,35 +124,46 @@ export interface ContentSearchOptions {
 interface Pending {
   entry: WalkEntry;
   skip: number;
-  result: Promise<FileResult>;
+  result: Promise<Outcome>;
 }
 
 const samePosition = (a: WalkPosition, b: WalkPosition): boolean =>
   a.length === b.length && a.every((key, i) => key === b[i]);
 
+/** The real directory a walked file sits in (the walk joins it and the name with one separator). */
+function directoryOf(entry: WalkEntry): string {
+  const dir = entry.path.slice(0, entry.path.length - entry.name.length);
+  return dir.length > 1 && dir.endsWith(sep) ? dir.slice(0, -1) : dir;
+}
+
 /**
- * The hits of a content search as a resumable source: the walk runs here, each regular file goes
- * to the worker, and hits come back in walk order. On cancellation it throws `CancelledError`;
- * when the time budget runs out it ends quietly and records in `stats.timedOut` the file it was
- * in and the position after it, so the caller can return what was found and say how to go on.
+ * The hits of a content search as a resumable source: the walk runs here, regular files go to the
+ * worker in batches, and hits come back in walk order. On cancellation it throws `CancelledError`;
+ * when the time budget runs out it yields what the worker had finished, then ends quietly and
+ * records in `stats.timedOut` the file it was in (if any) and where to go on, so the caller can
+ * return what was found and say how to continue.
  */
 export function contentSource(
   options: ContentSearchOptions,
 ): PageSource<Positioned<ContentHit, ContentPosition>, ContentPosition> {
   const { root, stats } = options;
+  const base = options.base ?? root;
   const config: WorkerConfig = {
     ...options.query,
     contextLines: options.contextLines,
     maxFileBytes: options.maxFileBytes ?? MAX_CONTENT_FILE_BYTES,
     maxLineChars: MAX_LINE_CHARS,
     root,
+    hitsPerFile: options.hitsPerFile,
   };
   return async function* (from, signal) {
     const deadline = AbortSignal.timeout(options.budgetMs);
     const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const scanner = new Scanner(config);
-    const onStop = () => scanner.stop();
-    stop.addEventListener('abort', onStop, { once: true });
+    const onCancel = () => scanner.cancel();
+    const onDeadline = () => scanner.expire();
+    signal?.addEventListener('abort', onCancel, { once: true });
+    deadline.addEventListener('abort', onDeadline, { once: true });
     const walker = walk(root, {
       ...(from ? { from: from.w, inclusive: from.h >= 0 } : {}),
       signal: stop,
@@ -219,20 +173,33 @@ export function contentSource(
       ...(options.display ? { display: options.display } : {}),
     });
     let resumeIn = from && from.h >= 0 ? from : undefined;
-    // Where to go on if time runs out with no file in the worker: after the last entry walked.
-    let resumeAfter: ContentPosition | undefined = from;
+    // Where to go on if time runs out with every walked file searched: after the last entry walked
+    // (its position is built only then: most entries never need one).
+    let lastWalked: WalkEntry | undefined;
     let walking = true;
+    let cut = false;
     const pending: Pending[] = [];
     try {
       for (;;) {
-        while (walking && pending.length < LOOKAHEAD) {
-          const next = await walker.next();
+        // Refilled in halves: topping up one file at a time would send the worker one-file batches.
+        const refill = walking && pending.length <= LOOKAHEAD / 2;
+        while (refill && walking && pending.length < LOOKAHEAD) {
+          let next: IteratorResult<WalkEntry>;
+          try {
+            next = await walker.next();
+          } catch (error) {
+            if (signal?.aborted || !deadline.aborted) throw error;
+            // The time budget stopped the walk: finish with the files already sent.
+            walking = false;
+            cut = true;
+            break;
+          }
           if (next.done) {
             walking = false;
             break;
           }
           const entry = next.value;
-          resumeAfter = { w: entry.position, h: -1 };
+          lastWalked = entry;
           if (
             entry.type !== 'file' ||
             (options.include && !options.include(entry.relative, entry.name, false))
@@ -243,31 +210,41 @@ export function contentSource(
             if (samePosition(entry.position, resumeIn.w)) skip = resumeIn.h;
             resumeIn = undefined;
           }
-          pending.push({ entry, skip, result: scanner.scan(entry.path, skip, options.hitsPerFile) });
+          pending.push({ entry, skip, result: scanner.scan(directoryOf(entry), entry.name, skip) });
         }
+        // Every file sent: the head's outcome never waits on a batch still being built.
+        if (refill) scanner.flush();
         const head = pending[0];
-        if (!head) return;
-        const result = await head.result;
-        pending.shift();
-        count(stats, result);
-        options.onFile?.(stats);
-        for (const [i, hit] of result.hits.entries()) {
-          const position: ContentPosition = { w: head.entry.position, h: head.skip + i + 1 };
-          yield { item: { value: { file: head.entry.path, ...hit }, position }, position };
+        if (!head) break;
+        const outcome = await head.result;
+        if ('stopped' in outcome) {
+          const at = head.entry.position;
+          stats.timedOut =
+            outcome.stopped === 'running'
+              ? { file: beneath(base, head.entry.relative), resume: { w: at, h: -1 } }
+              : { resume: { w: at, h: head.skip } };
+          return;
         }
+        pending.shift();
+        count(stats, outcome);
+        options.onFile?.(stats);
+        const file = outcome.hits.length > 0 ? beneath(base, head.entry.relative) : '';
+        for (const [i, hit] of outcome.hits.entries()) {
+          const position: ContentPosition = { w: head.entry.position, h: head.skip + i + 1 };
+          yield { item: { value: { file, ...hit }, position }, position };
+        }
+      }
+      if (cut) {
+        const resume = lastWalked ? { w: lastWalked.position, h: -1 } : from;
+        stats.timedOut = resume ? { resume } : {};
       }
     } catch (error) {
       if (signal?.aborted) throw new CancelledError();
-      if (!deadline.aborted) throw error;
-      const current = pending[0];
-      stats.timedOut = current
-        ? { file: current.entry.path, resume: { w: current.entry.position, h: -1 } }
-        : resumeAfter
-          ? { resume: resumeAfter }
-          : {};
+      throw error;
     } finally {
-      stop.removeEventListener('abort', onStop);
-      scanner.stop();
+      signal?.removeEventListener('abort', onCancel);
+      deadline.removeEventListener('abort', onDeadline);
+      scanner.cancel();
       await walker.return(undefined);
     }
   };

@@ -40,6 +40,23 @@ export function typeTag(type: EntryType): string {
   return TAGS[type];
 }
 
+const TAGGED: Record<EntryType, string> = {
+  directory: '[DIR] ',
+  file: '[FILE] ',
+  symlink: '[LINK] ',
+  other: '[OTHER] ',
+};
+
+/**
+ * The tag of an entry type and the space after it, as one constant: a listing line is then one
+ * concatenation with the name, not two (a 10k-entry listing makes 10k fewer strings).
+ *
+ * @example tagged('file') + 'a.txt' // '[FILE] a.txt'
+ */
+export function tagged(type: EntryType): string {
+  return TAGGED[type];
+}
+
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
 /**

@@ -1,5 +1,6 @@
 import { sep } from 'node:path';
 import type { PageSource } from '@mcpkit/core/pagination';
+import type { NameFilter } from './directory-page.js';
 import type { EntryMatcher } from './glob.js';
 import type { Positioned } from './paging.js';
 import { isSensitive, SENSITIVE_DIRS, SENSITIVE_PATTERNS } from './sensitive.js';
@@ -62,6 +63,22 @@ export function listingFilter(
     }
     if (!inSecretDir && !((parentMaybe || mightBeSecret(name.toLowerCase())) && isSensitive(path)))
       return false;
+    hidden.secrets++;
+    return true;
+  };
+}
+
+/**
+ * The exclude test of a one-directory listing: {@link listingFilter}'s secret rule for the entries
+ * of `root` alone, asked with the name only. The entry's path is built just for the names the quick
+ * test cannot clear, instead of for every entry of a directory that may hold thousands.
+ */
+export function directoryFilter(root: string, hideSecrets: boolean, hidden: Hidden): NameFilter | undefined {
+  if (!hideSecrets) return undefined;
+  const inSecretDir = isSensitive(`${root}${sep}-`);
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return (name) => {
+    if (!inSecretDir && !(mightBeSecret(name.toLowerCase()) && isSensitive(prefix + name))) return false;
     hidden.secrets++;
     return true;
   };

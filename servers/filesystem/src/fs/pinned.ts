@@ -1,7 +1,12 @@
-import { constants, existsSync, readlinkSync, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, readlink } from 'node:fs/promises';
+import { closeSync, constants, existsSync, open as openCallback, readlinkSync, type Stats } from 'node:fs';
+import { lstat, readlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { UserError } from '@mcpkit/core/errors';
+
+// A bare descriptor, not a FileHandle: an O_PATH descriptor does no I/O, so it is closed inline
+// rather than with another trip through the thread pool.
+const openFd = promisify(openCallback);
 
 /**
  * Closing the window between checking a path and using it (the parent-swap race behind the official server's advisories).
@@ -58,33 +63,42 @@ function codeOf(error: unknown): string | undefined {
  * path again. Always `close()` it (or use {@link withPinnedDir}).
  */
 export class PinnedDir {
+  #closed = false;
+
   private constructor(
     /** The checked real path of the directory. */
     readonly real: string,
-    private readonly handle: FileHandle | undefined,
+    private readonly fd: number | undefined,
   ) {}
 
   /**
    * Opens the directory at `real` (a checked real path) and confirms it is still there: not
    * replaced by a link, not reached through a directory that was. `display` names it in errors.
+   * The open walks the path (I/O on a network file system) and goes through the thread pool;
+   * reading the descriptor's path back from /proc touches no file system, so it runs inline.
    */
   static async open(real: string, display: string): Promise<PinnedDir> {
     if (!hasProcFd()) return new PinnedDir(real, undefined);
-    let handle: FileHandle;
+    let fd: number;
     try {
-      handle = await open(real, DIR_FLAGS);
+      fd = await openFd(real, DIR_FLAGS);
     } catch (error) {
       const code = codeOf(error);
       // Gone altogether stays ENOENT for the caller; a link or a file in its place is a swap.
       if (code === 'ENOTDIR' || code === 'ELOOP') throw changedError(display);
       throw error;
     }
-    const now = await fdRealPath(handle.fd);
+    let now: string | undefined;
+    try {
+      now = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      now = undefined;
+    }
     if (now !== real) {
-      await handle.close();
+      closeSync(fd);
       throw changedError(display);
     }
-    return new PinnedDir(real, handle);
+    return new PinnedDir(real, fd);
   }
 
   /**
@@ -93,22 +107,25 @@ export class PinnedDir {
    * link), for the caller to explain.
    */
   async child(name: string): Promise<PinnedDir> {
-    if (!this.handle) return new PinnedDir(join(this.real, name), undefined);
-    return new PinnedDir(join(this.real, name), await open(this.entry(name), DIR_FLAGS));
+    if (this.fd === undefined) return new PinnedDir(join(this.real, name), undefined);
+    return new PinnedDir(join(this.real, name), await openFd(this.entry(name), DIR_FLAGS));
   }
 
   /** A path to the entry `name` of this very directory (a single name, no separators). */
   entry(name: string): string {
-    return this.handle ? `/proc/self/fd/${this.handle.fd}/${name}` : join(this.real, name);
+    return this.fd === undefined ? join(this.real, name) : `/proc/self/fd/${this.fd}/${name}`;
   }
 
   /** The path of the directory itself, for calls that take a directory (readdir). */
   get path(): string {
-    return this.handle ? `/proc/self/fd/${this.handle.fd}` : this.real;
+    return this.fd === undefined ? this.real : `/proc/self/fd/${this.fd}`;
   }
 
   async close(): Promise<void> {
-    await this.handle?.close();
+    // Closing an O_PATH descriptor flushes nothing. Only once: the number may be reused after.
+    if (this.fd === undefined || this.#closed) return;
+    this.#closed = true;
+    closeSync(this.fd);
   }
 }
 

@@ -21,7 +21,7 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 export const MAX_TIMEOUT_MS = 30_000;
 
 const Hit = z.object({
-  file: z.string(),
+  file: z.string().describe('The file, under path as given (absolute when path is absolute)'),
   line: z.number(),
   text: z.string(),
   before: z.array(z.string()),
@@ -121,6 +121,8 @@ export const searchContent = defineTool({
     );
     const source = contentSource({
       root: dir.real,
+      // Files are named under the path as the caller gave it, never the real path behind a link.
+      base: args.path,
       query,
       contextLines: args.contextLines ?? 0,
       ...(args.include ? { include: compileGlob(args.include) } : {}),
@@ -131,10 +133,15 @@ export const searchContent = defineTool({
       stats,
       walkStats: walked,
       display: dir.display,
-      onFile: (s) => {
-        const done = s.filesSearched + s.skippedBinary + s.skippedLarge + s.skippedUnreadable;
-        call.progress.report(done, { message: `${done} files searched` });
-      },
+      // Called once per file: without a progress token, not even the message is built.
+      ...(call.progress.enabled
+        ? {
+            onFile: (s: ContentStats) => {
+              const done = s.filesSearched + s.skippedBinary + s.skippedLarge + s.skippedUnreadable;
+              call.progress.report(done, { message: `${done} files searched` });
+            },
+          }
+        : {}),
     });
     const { regex, caseSensitive, contextLines, include, excludePatterns, respectGitignore } = args;
     const shape = [

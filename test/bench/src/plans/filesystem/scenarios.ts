@@ -14,6 +14,7 @@ import {
 import type { Session } from '../../session.js';
 import { count, size } from '../labels.js';
 import { EDIT_FROM, EDIT_TO, type FixtureSizes, type FsFixtures } from './fixtures.js';
+import { listScenarios } from './list-scenarios.js';
 
 type Fs = Scenario<FsFixtures>;
 type Ctx = SessionContext<FsFixtures>;
@@ -170,37 +171,7 @@ export function filesystemScenarios(sizes: FixtureSizes): Fs[] {
       server: { ours: readOp((f) => f.bigFile), official: readOp((f) => f.bigFile) },
       floor: floorRead((f) => f.bigFile),
     },
-    {
-      id: 'list-10k',
-      title: `list ${count(sizes.wideDirEntries)} entries`,
-      kind: 'calls',
-      warmup: 1,
-      calls: 3,
-      parallel: { inflight: 4, calls: 4 },
-      goals: [],
-      server: {
-        // Every page: the official answers the whole listing in one call.
-        ours:
-          (s, { fixtures }) =>
-          () =>
-            allPages(s, 'list_directory', { path: fixtures.wideDir }),
-        official:
-          (s, { fixtures }) =>
-          () =>
-            single(s, 'list_directory', { path: fixtures.wideDir }),
-      },
-      floor:
-        ({ fixtures }) =>
-        async () => {
-          const entries = readdirSync(fixtures.wideDir, { withFileTypes: true });
-          return built(
-            entries
-              .sort(byName)
-              .map((e) => `${e.isDirectory() ? '[DIR]' : '[FILE]'} ${e.name}`)
-              .join('\n'),
-          );
-        },
-    },
+    ...listScenarios(sizes),
     ...(['small', 'large'] as const).map(
       (which): Fs => ({
         id: `tree-${which}`,
@@ -301,7 +272,7 @@ export function filesystemScenarios(sizes: FixtureSizes): Fs[] {
       warmup: 2,
       // One after another only: concurrent edits of one file would race by design.
       calls: 50,
-      goals: [],
+      goals: [{ metric: 'p50', versus: 'peer', atMost: 1, text: 'edit of 16 KiB no slower than official' }],
       server: {
         ours: editOp,
         official: editOp,
