@@ -140,6 +140,68 @@ describe('mcpkit-bundle release', () => {
     expect(existsSync(join(pkg, 'release'))).toBe(false);
   });
 
+  it('names a bundle with a native addon after the platform it runs on, following a linked package folder', () => {
+    // As an npm workspace installs it: the package folder reached through a link.
+    symlinkSync(
+      join(ROOT, 'node_modules', 'better-sqlite3'),
+      join(pkg, 'node_modules', 'better-sqlite3'),
+      'dir',
+    );
+    write('dist/worker.js', "import Database from 'better-sqlite3';\nnew Database(':memory:');\n");
+    const result = release();
+    expect(result.status, result.stderr).toBe(0);
+    const file = `acme-notes-2.0.0-${process.platform}-${process.arch}.mcpb`;
+    expect(readdirSync(join(pkg, 'release')).sort()).toEqual([file, 'server.json']);
+    const serverJson = JSON.parse(readFileSync(join(pkg, 'release', 'server.json'), 'utf8'));
+    expect(serverJson.packages[1].identifier).toMatch(new RegExp(`/${file.replace(/\./g, '\\.')}$`));
+  });
+
+  it('refuses a symbolic link in dist/ instead of packing what it points to, writing nothing', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'release-outside-'));
+    try {
+      writeFileSync(join(outside, 'secret.txt'), 'not for the bundle\n');
+      const before = createHash('sha256')
+        .update(readFileSync(join(outside, 'secret.txt')))
+        .digest('hex');
+      symlinkSync(outside, join(pkg, 'dist', 'assets'), 'dir');
+      const result = release();
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        'mcpkit-bundle: dist/assets is a symbolic link; a bundle carries only files inside the package, so replace it with the file itself.',
+      );
+      expect(result.stderr).not.toContain(outside);
+      expect(existsSync(join(pkg, 'release'))).toBe(false);
+      expect(readdirSync(outside)).toEqual(['secret.txt']);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(outside, 'secret.txt')))
+          .digest('hex'),
+      ).toBe(before);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('names a built file that fails to load from the package folder, not by its host path', () => {
+    write('dist/tools/index.js', "import './missing.js';\nexport const tools = [];\n");
+    const result = release();
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('mcpkit-bundle: dist/tools/index.js failed to load (');
+    expect(result.stderr).toContain('./dist/tools/missing.js');
+    expect(result.stderr).not.toContain(pkg);
+    expect(existsSync(join(pkg, 'release'))).toBe(false);
+  });
+
+  it('says package.json is missing without naming the host folder', () => {
+    rmSync(join(pkg, 'package.json'));
+    const result = release();
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      "mcpkit-bundle: package.json is missing or is not JSON; run mcpkit-bundle release from a server's package folder.",
+    );
+  });
+
   it('refuses a package that was not built', () => {
     rmSync(join(pkg, 'dist', 'cli.js'));
     const result = release();

@@ -3,7 +3,7 @@
  * command a host runs (checked with mcpb's own substitution, the code hosts follow), and the
  * settings a host could not pass, refused with one sentence.
  */
-import { getMcpConfigForManifest, LATEST_MANIFEST_VERSION } from '@anthropic-ai/mcpb';
+import { getMcpConfigForManifest } from '@anthropic-ai/mcpb';
 import { describe, expect, it } from 'vitest';
 import type { SettingDef } from '../src/release/description.js';
 import { ReleaseError } from '../src/release/errors.js';
@@ -21,8 +21,8 @@ const options = { platforms: ALL_PLATFORMS, icon: true };
 describe('buildManifest', () => {
   const manifest = buildManifest(fixture(), options);
 
-  it('is a valid manifest of the newest version mcpb knows', () => {
-    expect(manifest.manifest_version).toBe(LATEST_MANIFEST_VERSION);
+  it('is a valid manifest of version 0.4, the version its fields were written for', () => {
+    expect(manifest.manifest_version).toBe('0.4');
     expect(() => checkManifest(manifest)).not.toThrow();
     expect(manifest).toMatchObject({
       name: 'acme-notes',

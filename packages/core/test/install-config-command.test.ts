@@ -99,6 +99,12 @@ describe('config <host>', () => {
     expect(JSON.parse(out)).toEqual({ mcpServers: { demo: { serverUrl: 'http://127.0.0.1:4000/mcp' } } });
   });
 
+  it('--http gives the host the parsed URL, with no line break a terminal would act on', () => {
+    const { code, out } = run(['claude-code', '--http', 'http://127.0.0.1:4000/m\ncp']);
+    expect(code).toBe(0);
+    expect(out).toBe('claude mcp add --transport http demo http://127.0.0.1:4000/mcp\n');
+  });
+
   it('--link prints the install link for VS Code and Cursor', () => {
     expect(run(['vscode', '--link', '/a']).out).toMatch(/^vscode:mcp\/install\?%7B.*\n$/);
     expect(run(['cursor', '--link']).out).toMatch(
@@ -139,6 +145,11 @@ describe('a command line that cannot work', () => {
     [['claude-desktop', '--http', 'http://127.0.0.1:1/mcp'], /use the npx entry or --absolute/],
     [['codex', '--link'], /--link is for vscode and cursor/],
     [['zed', '--cli'], /--cli is for vscode only/],
+    [
+      ['cursor', '--windows', 'C:\\Users\\me\\R&D'],
+      /^mcpkit-demo: "C:\\Users\\me\\R&D" holds &, which Command Prompt would act on in the cmd \/c npx form; use --absolute, which starts Node directly\.$/,
+    ],
+    [['claude-code', '--absolute', '--windows', '100%'], /would hold %, [^\n]*use the JSON entry instead/],
   ])('%j is one sentence on stderr, nothing on stdout, exit 2', (argv, message) => {
     const { code, out, err } = run(argv);
     expect(code).toBe(2);

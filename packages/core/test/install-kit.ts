@@ -1,7 +1,7 @@
 /**
  * How the command lines `config` prints are read back into argv: POSIX lines by a real `sh`, with
- * the program replaced by a function that prints its arguments; Windows lines by the two parsers
- * they meet there, Command Prompt's `^` escapes and then the C runtime's argument splitting.
+ * the program replaced by a function that prints its arguments; Windows lines by the C runtime's
+ * argument splitting, after checking that Command Prompt, which reads them first, would leave them be.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -13,21 +13,19 @@ export function shArgv(line: string): string[] {
   return result.stdout.split('\0').slice(0, -1);
 }
 
-/** Command Prompt's pass: outside its quotes (every `"` flips them), `^x` is `x`. */
-function undoCmd(line: string): string {
+/**
+ * Whether Command Prompt would act on anything in `line` before the program sees it: `%`, `!` or a
+ * line break anywhere, or `& | < > ^ ( )` outside what it takes for quotes (every `"` flips them).
+ * A line it would change cannot be trusted to reach the program as printed.
+ */
+function cmdActsOn(line: string): boolean {
+  if (/[%!\r\n]/.test(line)) return true;
   let quoted = false;
-  let out = '';
-  for (let i = 0; i < line.length; i += 1) {
-    const ch = line[i] as string;
+  for (const ch of line) {
     if (ch === '"') quoted = !quoted;
-    else if (!quoted && ch === '^') {
-      i += 1;
-      out += line[i] ?? '';
-      continue;
-    }
-    out += ch;
+    else if (!quoted && '&|<>^()'.includes(ch)) return true;
   }
-  return out;
+  return false;
 }
 
 /** The Microsoft C runtime's split: `\"` is a quote, 2n backslashes before `"` are n. */
@@ -76,10 +74,15 @@ function splitMsvcrt(line: string): string[] {
 
 /** The argv a Windows program gets from `line` typed into Command Prompt. */
 export function cmdArgv(line: string): string[] {
-  return splitMsvcrt(undoCmd(line.trimEnd()));
+  const trimmed = line.replace(/\r?\n$/, '');
+  if (cmdActsOn(trimmed)) throw new Error(`Command Prompt would act on this line: ${trimmed}`);
+  return splitMsvcrt(trimmed);
 }
 
-/** Arguments that break naive quoting. */
+/**
+ * Arguments that break naive quoting. Those holding `& | < > ^ ( ) % ! "` cannot be given to
+ * `cmd /c npx` at all (see CMD_SAFE_ARGS for the rest).
+ */
 export const AWKWARD_ARGS = [
   '/Users/you/My Projects',
   "it's",
@@ -91,3 +94,14 @@ export const AWKWARD_ARGS = [
   '',
   '--read-only',
 ];
+
+/** The awkward arguments Command Prompt has nothing to act on in, even unquoted. */
+export const CMD_SAFE_ARGS = AWKWARD_ARGS.filter((arg) => !/[&|<>^%!()"]/.test(arg));
+
+/** The refusal of an argument in the Windows npx form: one sentence naming the argument and the way out. */
+export const CMD_NPX_REFUSAL =
+  /^"[^\n]*" holds [^\n]+, which Command Prompt would act on in the cmd \/c npx form; use --absolute, which starts Node directly\.$/;
+
+/** The refusal of a Command Prompt line: one sentence pointing to the JSON entry. */
+export const CMD_LINE_REFUSAL =
+  /^This Command Prompt line would hold [^\n]+; use the JSON entry instead [^\n]*\.$/;

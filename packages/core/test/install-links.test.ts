@@ -9,7 +9,7 @@ import {
   vscodeInstallLink,
   vscodeWebInstallLink,
 } from '../src/install/index.js';
-import { AWKWARD_ARGS } from './install-kit.js';
+import { AWKWARD_ARGS, CMD_NPX_REFUSAL, CMD_SAFE_ARGS } from './install-kit.js';
 
 const spec: LaunchSpec = {
   name: 'filesystem',
@@ -49,12 +49,6 @@ describe('install links', () => {
     }
   });
 
-  it('the README offers VS Code through the https redirect, which a GitHub page keeps clickable', () => {
-    const vscode = installMarkdown(spec).split(/^### /m)[HOSTS.indexOf('vscode') + 1] as string;
-    expect(vscode).toContain('](https://insiders.vscode.dev/redirect/mcp/install?name=filesystem&config=');
-    expect(vscode).not.toContain('](vscode:');
-  });
-
   it('Cursor: name and base64 config, which decode to the mcp.json server', () => {
     const link = cursorInstallLink(spec.name, launch);
     expect(link.startsWith('cursor://anysphere.cursor-deeplink/mcp/install?')).toBe(true);
@@ -72,6 +66,18 @@ function blocks(section: string): string[] {
 }
 
 describe('installMarkdown', () => {
+  // A README shows the Windows npx form and the Windows `code --add-mcp` line, so nothing in it may
+  // be what Command Prompt acts on.
+  const spec: LaunchSpec = {
+    name: 'filesystem',
+    packageName: '@mcpkit/server-filesystem',
+    bin: 'mcpkit-filesystem',
+    args: [...CMD_SAFE_ARGS, 'ünïcödé'],
+    env: { NOTE: 'ünïcödé $HOME' },
+  };
+  const launch = npxLaunch(spec);
+  const mcpJson = () =>
+    JSON.parse(hostEntry('vscode', spec, { form: { kind: 'npx' } }).text).servers.filesystem;
   const markdown = installMarkdown(spec);
   const sections = markdown.split(/^### /m).slice(1);
 
@@ -106,6 +112,17 @@ describe('installMarkdown', () => {
     expect(JSON.parse(offered.get('config') ?? '')).toEqual(mcpJson());
     // Base64 holds no parentheses, so the Cursor link is shown as generated.
     expect(cursor).toBe(cursorInstallLink(spec.name, launch));
+  });
+
+  it('the README offers VS Code through the https redirect, which a GitHub page keeps clickable', () => {
+    const vscode = markdown.split(/^### /m)[HOSTS.indexOf('vscode') + 1] as string;
+    expect(vscode).toContain('](https://insiders.vscode.dev/redirect/mcp/install?name=filesystem&config=');
+    expect(vscode).not.toContain('](vscode:');
+  });
+
+  it('refuses an argument the Windows form cannot carry rather than show a wrong entry', () => {
+    expect(() => installMarkdown({ ...spec, args: ['R&D'] })).toThrow(CMD_NPX_REFUSAL);
+    expect(() => installMarkdown({ ...spec, env: { NOTE: '(x)' } })).toThrow(/use the JSON entry instead/);
   });
 
   it('fences an argument holding backticks so it cannot end its block early', () => {

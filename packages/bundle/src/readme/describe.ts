@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type LaunchSpec, shortName } from '@mcpkit/core/install';
+import { importFailure } from '../import-failure.js';
 import type { ToolSummary } from './tools-table.js';
 
 /** Thrown when the package cannot be described; the message is one sentence saying what to do. */
@@ -50,10 +51,9 @@ async function importBuilt(dir: string, file: string, name: string): Promise<unk
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    // Node names the files it could not load by absolute path; show them from the package folder.
-    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-    const reason = first.replaceAll(pathToFileURL(dir).href, '.').replaceAll(dir, '.');
-    throw new DescribeError(`dist/${file} failed to load (${reason}); rebuild the package and try again.`);
+    throw new DescribeError(
+      `dist/${file} failed to load (${importFailure(error, dir)}); rebuild the package and try again.`,
+    );
   }
   if (!(name in module)) {
     throw new DescribeError(

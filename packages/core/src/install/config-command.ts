@@ -120,7 +120,8 @@ function httpUrl(value: string): string {
       '--http needs the http:// or https:// URL the server printed when started with --transport http, e.g. http://127.0.0.1:3000/mcp.',
     );
   }
-  return value;
+  // The parsed form: the URL parser drops tabs and line breaks, which the raw value could carry into a command line.
+  return url.href;
 }
 
 export function configHelp(bin: string, packageName: string): string {
@@ -180,18 +181,18 @@ export function configCommand(bin: ConfigBin, argv: readonly string[], io: Confi
           ? { kind: 'absolute', node: io.execPath, script: installedScript(bin, manifest) }
           : { kind: 'npx' };
     const windows = args.windows || io.platform === 'win32';
-    if (args.link) {
-      io.out(`${installLink(args.host, spec, form, windows)}\n`);
-      io.err(`Open this link to install the server in ${HOST_INFO[args.host].title}.\n`);
-      return 0;
-    }
-    const entry = hostEntry(args.host, spec, { form, windows, cli: args.cli });
-    io.out(entry.text);
-    io.err(`${entry.where}\n`);
     const advice = [
       ...relativePathAdvice(spec.args, io.cwd ?? process.cwd()),
       ...(form.kind === 'absolute' ? npxCacheAdvice(form.script, manifest.name) : []),
     ];
+    if (args.link) {
+      io.out(`${installLink(args.host, spec, form, windows)}\n`);
+      io.err(`Open this link to install the server in ${HOST_INFO[args.host].title}.\n`);
+    } else {
+      const entry = hostEntry(args.host, spec, { form, windows, cli: args.cli });
+      io.out(entry.text);
+      io.err(`${entry.where}\n`);
+    }
     for (const line of advice) io.err(`Note: ${line}\n`);
     return 0;
   } catch (error) {
