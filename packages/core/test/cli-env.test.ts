@@ -1,17 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ExtraOption, helpText, parseCommandLine, UsageError } from '../src/runner/cli.js';
+import { type ExtraOption, parseCommandLine, UsageError } from '../src/runner/cli.js';
 import { envName } from '../src/runner/index.js';
+import { SERVER } from './cli-env-kit.js';
 
 type Env = Record<string, string>;
-
-/** The flags of a server like the filesystem one, plus a repeatable one and one with a default. */
-const SERVER: Record<string, ExtraOption> = {
-  'allow-sensitive': { type: 'boolean', description: 'allow files that usually hold secrets' },
-  'max-media-bytes': { type: 'string', description: 'largest media file', valueName: 'n' },
-  repository: { type: 'string', multiple: true, description: 'a repository (repeatable)', valueName: 'dir' },
-  db: { type: 'string', description: 'the database file', valueName: 'file' },
-  mode: { type: 'string', default: 'plain', description: 'how to answer', valueName: 'mode' },
-};
 
 function usageError(argv: string[], env: Env, extra: Record<string, ExtraOption> = {}): string {
   try {
@@ -298,59 +290,5 @@ describe('warnings about MCPKIT_ variables', () => {
     const warnings = warningsOf({ MCPKIT_ZZZ: '1', MCPKIT_READONLY: '1', MCPKIT_PORTS: '1' });
     expect(warnings.map((w) => w.split(' ')[0])).toEqual(['MCPKIT_PORTS', 'MCPKIT_READONLY', 'MCPKIT_ZZZ']);
     for (const warning of warnings) expect(warning).toMatch(ONE_SENTENCE);
-  });
-});
-
-describe('helpText and the environment', () => {
-  const text = helpText(
-    'mcpkit-files',
-    { name: '@mcpkit/files', version: '1.2.3' },
-    '[options] <dir>...',
-    SERVER,
-  );
-  const lines = text.split('\n');
-
-  /** The line of a flag and the one after it, where a long row puts its variable. */
-  function rowOf(flag: string): string {
-    const at = lines.findIndex((line) => new RegExp(`--${flag}\\b`).test(line));
-    expect(at, flag).toBeGreaterThan(-1);
-    const next = lines[at + 1] ?? '';
-    return /^\s+\[MCPKIT_/.test(next) ? `${lines[at]}\n${next}` : (lines[at] ?? '');
-  }
-
-  it('shows every common and server flag’s variable beside it', () => {
-    for (const flag of [
-      'transport',
-      'host',
-      'port',
-      'allowed-origin',
-      'allowed-host',
-      'log-level',
-      'read-only',
-      'page-size',
-      'output-limit',
-      ...Object.keys(SERVER),
-    ]) {
-      expect(rowOf(flag)).toContain(`[${envName(flag)}`);
-    }
-    expect(rowOf('allowed-origin')).toContain('[MCPKIT_ALLOWED_ORIGIN, comma-separated]');
-    expect(rowOf('repository')).toContain('[MCPKIT_REPOSITORY, comma-separated]');
-  });
-
-  it('shows no variable for --help and --version', () => {
-    expect(rowOf('help')).not.toContain('MCPKIT_');
-    expect(rowOf('version')).not.toContain('MCPKIT_');
-  });
-
-  it('says how variables are read, and names the older output-limit variable', () => {
-    expect(text).toContain('true, false, 1 or 0');
-    expect(text).toContain('comma-separated list');
-    expect(text).toContain('the command line wins');
-    expect(text).toMatch(/MCPKIT_MAX_OUTPUT_BYTES\s+older name of MCPKIT_OUTPUT_LIMIT/);
-  });
-
-  it('keeps a row with its variable within 100 columns', () => {
-    for (const line of lines.filter((l) => l.includes('[MCPKIT_')))
-      expect(line.length).toBeLessThanOrEqual(100);
   });
 });
