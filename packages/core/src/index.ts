@@ -86,6 +86,7 @@ export {
 export {
   CancelledError,
   checkpoint,
+  companionScript,
   type ProcessResult,
   type ProgressOptions,
   type ProgressReporter,

@@ -50,6 +50,19 @@ export interface PlanExtras {
 
 export const FLOOR: FloorTarget = { kind: 'floor', id: 'floor', label: 'floor (plain Node)', role: 'floor' };
 
+/**
+ * A peer server: run over the 2025 era (no peer speaks 2026 yet), with scenarios calling it as
+ * `impl` (its id) and its label showing the version measured.
+ */
+export function peerTarget(
+  id: string,
+  label: string,
+  bin: string,
+  env?: Readonly<Record<string, string>>,
+): ServerTarget {
+  return { kind: 'server', id, label, role: 'peer', era: 'legacy', impl: id, bin, ...(env ? { env } : {}) };
+}
+
 /** Our bin in both eras: the 2026 rows are extra, as a peer may speak 2025 only. */
 export function ourTargets(bin: string): ServerTarget[] {
   return [

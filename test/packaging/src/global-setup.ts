@@ -1,18 +1,23 @@
 /**
- * Packs once for the whole run: every test file reads the same tarballs, so a file that installs
- * them and a file that inspects them agree on what was shipped.
+ * Packs, installs and releases once for the whole run: every test file reads the same tarballs,
+ * the same user install of them and the same bundles, so the files agree on what was shipped and
+ * none repeats the slow part.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { installTarballs } from './install.js';
 import { type PackedPackage, packAll } from './pack.js';
+import { releaseAll } from './releases.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Scratch folder for the run; removed at the end. */
     scratch: string;
     packed: PackedPackage[];
+    /** An empty project with every tarball installed in it, as a user installs them. */
+    installed: string;
   }
 }
 
@@ -22,7 +27,15 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const remove = () => rmSync(scratch, { recursive: true, force: true });
   try {
     project.provide('scratch', scratch);
-    project.provide('packed', await packAll(join(scratch, 'tarballs')));
+    const packed = await packAll(join(scratch, 'tarballs'));
+    project.provide('packed', packed);
+    const installed = join(scratch, 'user-project');
+    await installTarballs(
+      installed,
+      packed.map((p) => p.tarball),
+    );
+    project.provide('installed', installed);
+    await releaseAll(scratch);
   } catch (error) {
     // Vitest runs no teardown for a setup that threw.
     remove();

@@ -12,6 +12,7 @@ import {
   type TestSession,
   type TestWorld,
   textOf,
+  type WorldInstance,
 } from '@mcpkit/core/testing';
 import type { Tool } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
@@ -30,12 +31,24 @@ export async function worldOf(name: string, path: string): Promise<TestWorld> {
   return loadWorld(server);
 }
 
+/** A started program, as a host gives it: command, arguments, extra environment, folder. */
+export interface WorldLaunch {
+  command: string;
+  args: readonly string[];
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+}
+
 export interface ServesWorldOptions {
   /** Where the world builds its data; created when missing. */
   dir: string;
-  /** The program to start, and its arguments before the world's own. */
-  command: string;
-  args?: readonly string[];
+  /**
+   * What to start for the world just built: a program and its arguments before the world's own, or
+   * a whole launch made from the world (a host entry, a bundle's manifest).
+   */
+  launch:
+    | { command: string; args?: readonly string[] }
+    | ((built: WorldInstance) => WorldLaunch | Promise<WorldLaunch>);
   eras: readonly Era[];
   /** Further checks on each session, after its tools are listed and before the read. */
   check?(session: TestSession, tools: Tool[]): void | Promise<void>;
@@ -46,15 +59,22 @@ export async function expectServesWorld(world: TestWorld, options: ServesWorldOp
   await mkdir(options.dir, { recursive: true });
   const built = await world.setup(options.dir);
   try {
+    const { launch } = options;
+    const started: WorldLaunch =
+      typeof launch === 'function'
+        ? await launch(built)
+        : { command: launch.command, args: [...(launch.args ?? []), ...built.args] };
     for (const era of options.eras) {
       const session = await connect(undefined, {
         era,
         ...(built.roots ? { roots: built.roots } : {}),
         transport: {
           stdio: {
-            command: options.command,
-            args: [...(options.args ?? []), ...built.args],
-            env: { PATH: userPath() },
+            command: started.command,
+            args: [...started.args],
+            // A host adds its own environment; PATH is the user's, free of the monorepo.
+            env: { ...started.env, PATH: userPath() },
+            ...(started.cwd ? { cwd: started.cwd } : {}),
           },
         },
       });

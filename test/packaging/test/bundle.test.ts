@@ -67,8 +67,7 @@ describe.each(bundled)('$bin', ({ pkg, bin, script }) => {
       // The world's read makes code the bin loads later (worker scripts, lazy imports) run alone too.
       await expectServesWorld(await worldOf(pkg.name, pkg.path), {
         dir: join(scratch, 'alone-worlds', `${bin}-${era}`),
-        command: 'node',
-        args: [file],
+        launch: { command: 'node', args: [file] },
         eras: [era],
       });
     },

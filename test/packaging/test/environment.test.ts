@@ -8,8 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, type TestWorld, textOf, type WorldInstance } from '@mcpkit/core/testing';
 import type { Tool } from '@modelcontextprotocol/client';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { installTarballs } from '../src/install.js';
+import { describe, expect, inject, it } from 'vitest';
 import { run, userEnv, userPath } from '../src/run.js';
 import { binsOf } from '../src/workspaces.js';
 import { worldOf } from '../src/world-session.js';
@@ -17,15 +16,7 @@ import { worldOf } from '../src/world-session.js';
 type Era = 'legacy' | 'modern';
 
 const packed = inject('packed');
-// A folder of its own: the install test installs into another one at the same time.
-const project = join(inject('scratch'), 'environment-project');
-
-beforeAll(async () => {
-  await installTarballs(
-    project,
-    packed.map((p) => p.tarball),
-  );
-}, 240_000);
+const project = inject('installed');
 
 const serverBins = packed
   .filter((pkg) => pkg.path.startsWith('servers/'))

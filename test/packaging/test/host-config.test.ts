@@ -5,27 +5,18 @@
  * is run from the folder the tarballs were installed in, where npx finds the packed package.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { HOSTS } from '@mcpkit/core/install';
-import { connect, type TestWorld, textOf } from '@mcpkit/core/testing';
+import type { TestWorld } from '@mcpkit/core/testing';
 import { parse as parseToml } from 'smol-toml';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { installTarballs } from '../src/install.js';
-import { run, userPath } from '../src/run.js';
+import { describe, expect, inject, it } from 'vitest';
+import { run } from '../src/run.js';
 import { binsOf } from '../src/workspaces.js';
-import { worldOf } from '../src/world-session.js';
+import { expectServesWorld, worldOf } from '../src/world-session.js';
 
 const packed = inject('packed');
-const project = join(inject('scratch'), 'host-config-project');
+const project = inject('installed');
 const servers = packed.filter((p) => p.path.startsWith('servers/'));
-
-beforeAll(async () => {
-  await installTarballs(
-    project,
-    packed.map((p) => p.tarball),
-  );
-}, 240_000);
 
 interface Launch {
   command: string;
@@ -88,42 +79,21 @@ function launchOf(host: string, text: string): Launch {
   }
 }
 
-/** Starts `launch` as a host would and checks it answers initialize, lists the world's tools and reads. */
+/** Starts the entry `entryOf` makes for the world's arguments, as a host would, and checks it serves the world. */
 async function expectAnswers(
   world: TestWorld,
   dir: string,
   entryOf: (args: string[]) => Promise<Launch>,
   cwd?: string,
 ) {
-  await mkdir(dir, { recursive: true });
-  const built = await world.setup(dir);
-  try {
-    const launch = await entryOf(built.args);
-    const session = await connect(undefined, {
-      era: 'legacy',
-      ...(built.roots ? { roots: built.roots } : {}),
-      transport: {
-        stdio: {
-          command: launch.command,
-          args: launch.args,
-          // A host adds its own environment; PATH is the user's, free of the monorepo.
-          env: { ...launch.env, PATH: userPath() },
-          ...(cwd ? { cwd } : {}),
-        },
-      },
-    });
-    try {
+  await expectServesWorld(world, {
+    dir,
+    launch: async (built) => ({ ...(await entryOf(built.args)), ...(cwd ? { cwd } : {}) }),
+    eras: ['legacy'],
+    check: (session) => {
       expect(session.client.getServerVersion()?.name).toBeTruthy();
-      const { tools } = await session.client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(world.tools));
-      const [read] = built.reads;
-      expect(textOf(await session.callTool(read.tool, read.args))).toContain(read.expect);
-    } finally {
-      await session.close();
-    }
-  } finally {
-    await built.close?.();
-  }
+    },
+  });
 }
 
 describe.each(servers)('$name', (pkg) => {

@@ -4,22 +4,15 @@
  * both protocol eras), with the user's Node and none of the monorepo on PATH.
  */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { exportedSubpaths } from '../src/exports.js';
-import { installTarballs, resolvedSources } from '../src/install.js';
+import { resolvedSources } from '../src/install.js';
 import { run } from '../src/run.js';
 import { binsOf } from '../src/workspaces.js';
 import { expectServesWorld, worldOf } from '../src/world-session.js';
 
 const packed = inject('packed');
-const project = join(inject('scratch'), 'user-project');
-
-beforeAll(async () => {
-  await installTarballs(
-    project,
-    packed.map((p) => p.tarball),
-  );
-}, 240_000);
+const project = inject('installed');
 
 it('installs every package from its tarball, never from the registry', () => {
   const sources = resolvedSources(project);
@@ -87,7 +80,7 @@ describe.each(packed)('$name', (pkg) => {
       // The world's read exercises the installed bin's dependencies, not just their loading.
       await expectServesWorld(await worldOf(pkg.name, pkg.path), {
         dir: join(project, 'data', `${bin}-${era}`),
-        command: join(project, 'node_modules', '.bin', bin),
+        launch: { command: join(project, 'node_modules', '.bin', bin) },
         eras: [era],
         check: (session, tools) => {
           expect(session.client.getProtocolEra()).toBe(era);

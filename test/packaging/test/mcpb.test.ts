@@ -9,15 +9,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connect, discoverServers, loadWorld, textOf } from '@mcpkit/core/testing';
+import { loadWorld } from '@mcpkit/core/testing';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { run, runOk, userPath } from '../src/run.js';
-import { ROOT, readManifest } from '../src/workspaces.js';
+import { released, releaseOf } from '../src/releases.js';
+import { run, runOk } from '../src/run.js';
+import { ROOT } from '../src/workspaces.js';
+import { expectServesWorld } from '../src/world-session.js';
 
 const scratch = inject('scratch');
 
-/** The build tool's command and the bundle checker it depends on, as the workspace installed them. */
-const BUNDLE_CLI = join(ROOT, 'packages', 'bundle', 'bin', 'mcpkit-bundle.js');
+/** The bundle checker the build tool depends on, as the workspace installed it. */
 const fromBundle = createRequire(join(ROOT, 'packages', 'bundle', 'package.json'));
 /** mcpb's dist/ folder: its main module (index.js) is there, and its command line in cli/. */
 const MCPB_DIST = dirname(fromBundle.resolve('@anthropic-ai/mcpb'));
@@ -36,16 +37,11 @@ type GetMcpConfig = (options: {
   pathSeparator: string;
 }) => Promise<McpConfig | undefined>;
 
-/** The registry name a package claims (npm keeps the field; the registry checks it). */
-const mcpNameOf = (dir: string) => (readManifest(dir) as { mcpName?: unknown }).mcpName;
-const released = discoverServers(ROOT).filter((s) => typeof mcpNameOf(s.dir) === 'string');
-
 it('finds the servers listed for the registry', () => {
   expect(released.length).toBeGreaterThan(0);
 });
 
 describe.each(released)('$name', (server) => {
-  const out = join(scratch, 'mcpb', server.name);
   const unpacked = join(scratch, 'mcpb-unpacked', server.name);
   let manifest: { server: { mcp_config: unknown }; user_config?: Record<string, unknown> } & Record<
     string,
@@ -53,13 +49,11 @@ describe.each(released)('$name', (server) => {
   >;
 
   beforeAll(async () => {
-    await runOk('node', [BUNDLE_CLI, 'release', '--out', out], { cwd: server.dir, timeoutMs: 120_000 });
-    const [file] = readdirSync(out).filter((f) => f.endsWith('.mcpb'));
-    if (file === undefined) throw new Error(`mcpkit-bundle release wrote no .mcpb into ${out}`);
+    const { bundle } = releaseOf(scratch, server);
     // Unpacked by mcpb into a folder with nothing in it and no node_modules above it.
     mkdirSync(unpacked, { recursive: true });
     expect(readdirSync(unpacked)).toEqual([]);
-    await runOk('node', [MCPB_CLI, 'unpack', join(out, file), unpacked], { cwd: scratch });
+    await runOk('node', [MCPB_CLI, 'unpack', bundle, unpacked], { cwd: scratch });
     manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'));
   }, 180_000);
 
@@ -102,55 +96,37 @@ describe.each(released)('$name', (server) => {
   it.each(['legacy', 'modern'] as const)(
     'starts as a host starts it and serves its world in the %s era',
     async (era) => {
-      const world = await loadWorld(server);
       const dir = join(scratch, 'mcpb-worlds', `${server.name}-${era}`);
-      mkdirSync(dir, { recursive: true });
-      const built = await world.setup(dir);
-      try {
-        expect(built.bundleSettings, `${server.path}/test/world.ts gives no bundleSettings`).toBeDefined();
-        const { getMcpConfigForManifest } = (await import(
-          pathToFileURL(join(MCPB_DIST, 'index.js')).href
-        )) as {
-          getMcpConfigForManifest: GetMcpConfig;
-        };
-        const config = await getMcpConfigForManifest({
-          manifest,
-          extensionPath: unpacked,
-          systemDirs: {},
-          userConfig: { ...built.bundleSettings },
-          pathSeparator: sep,
-        });
-        if (config === undefined)
-          throw new Error('mcpb found a required setting missing from the sample settings');
-        // Every placeholder was filled: a host passes nothing through unreplaced.
-        expect(JSON.stringify(config)).not.toContain('${');
-        const session = await connect(undefined, {
-          era,
-          ...(built.roots ? { roots: built.roots } : {}),
-          transport: {
-            stdio: {
-              command: config.command,
-              args: config.args ?? [],
-              env: { PATH: userPath(), ...(config.env ?? {}) },
-              cwd: dir,
-            },
-          },
-        });
-        try {
+      await expectServesWorld(await loadWorld(server), {
+        dir,
+        launch: async (built) => {
+          expect(built.bundleSettings, `${server.path}/test/world.ts gives no bundleSettings`).toBeDefined();
+          const { getMcpConfigForManifest } = (await import(
+            pathToFileURL(join(MCPB_DIST, 'index.js')).href
+          )) as {
+            getMcpConfigForManifest: GetMcpConfig;
+          };
+          const config = await getMcpConfigForManifest({
+            manifest,
+            extensionPath: unpacked,
+            systemDirs: {},
+            userConfig: { ...built.bundleSettings },
+            pathSeparator: sep,
+          });
+          if (config === undefined)
+            throw new Error('mcpb found a required setting missing from the sample settings');
+          // Every placeholder was filled: a host passes nothing through unreplaced.
+          expect(JSON.stringify(config)).not.toContain('${');
+          return { command: config.command, args: config.args ?? [], env: config.env ?? {}, cwd: dir };
+        },
+        eras: [era],
+        check: (session) => {
           expect(session.client.getServerVersion()?.version).toBe(manifest.version);
           expect(session.client.getNegotiatedProtocolVersion()).toBe(
             era === 'legacy' ? '2025-11-25' : '2026-07-28',
           );
-          const { tools } = await session.client.listTools();
-          expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(world.tools));
-          const [read] = built.reads;
-          expect(textOf(await session.callTool(read.tool, read.args))).toContain(read.expect);
-        } finally {
-          await session.close();
-        }
-      } finally {
-        await built.close?.();
-      }
+        },
+      });
     },
   );
 });

@@ -5,17 +5,15 @@
  * the bundle's real SHA-256 and a download URL in the repository's releases.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { discoverServers } from '@mcpkit/core/testing';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { runOk } from '../src/run.js';
-import { ROOT, readManifest } from '../src/workspaces.js';
+import { mcpNameOf, released, releaseOf } from '../src/releases.js';
+import { readManifest } from '../src/workspaces.js';
 
 const scratch = inject('scratch');
-const BUNDLE_CLI = join(ROOT, 'packages', 'bundle', 'bin', 'mcpkit-bundle.js');
 const SCHEMA = JSON.parse(
   readFileSync(new URL('../fixtures/registry/server.schema.json', import.meta.url), 'utf8'),
 ) as { $id: string; $schema: string };
@@ -48,10 +46,6 @@ function validator() {
   return ajv.compile(SCHEMA);
 }
 
-/** The registry name a package claims (npm keeps the field; the registry checks it). */
-const mcpNameOf = (dir: string) => (readManifest(dir) as { mcpName?: unknown }).mcpName;
-const released = discoverServers(ROOT).filter((s) => typeof mcpNameOf(s.dir) === 'string');
-
 it('finds the servers listed for the registry', () => {
   expect(released.length).toBeGreaterThan(0);
 });
@@ -78,18 +72,15 @@ it('the pinned schema refuses what the registry refuses', () => {
 });
 
 describe.each(released)('$name', (server) => {
-  const out = join(scratch, 'server-json', server.name);
   const pkg = readManifest(server.dir);
   let serverJson: ServerJson;
   let bundle: string;
 
   beforeAll(async () => {
-    await runOk('node', [BUNDLE_CLI, 'release', '--out', out], { cwd: server.dir, timeoutMs: 120_000 });
-    serverJson = JSON.parse(readFileSync(join(out, 'server.json'), 'utf8'));
-    const [file] = readdirSync(out).filter((f) => f.endsWith('.mcpb'));
-    if (file === undefined) throw new Error(`mcpkit-bundle release wrote no .mcpb into ${out}`);
-    bundle = join(out, file);
-  }, 180_000);
+    const release = releaseOf(scratch, server);
+    serverJson = JSON.parse(readFileSync(join(release.out, 'server.json'), 'utf8'));
+    bundle = release.bundle;
+  });
 
   it('validates against the pinned registry schema', () => {
     const validate = validator();

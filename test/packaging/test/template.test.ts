@@ -46,8 +46,7 @@ describe.each(discoverServers(ROOT))('$path', (server) => {
     // And it serves its test world in both eras, on the fork's own build.
     await expectServesWorld(await loadWorld(server), {
       dir: join(scratch, 'worlds', server.path.replace('/', '-')),
-      command: 'node',
-      args: [bin],
+      launch: { command: 'node', args: [bin] },
       eras: ['legacy', 'modern'],
       check: (session) => {
         expect(session.client.getServerVersion()?.version).toBe(FORK_VERSION);

@@ -13,23 +13,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '@mcpkit/core/errors';
-import { CancelledError } from '@mcpkit/core/progress';
+import { CancelledError, companionScript } from '@mcpkit/core/progress';
 import type { ConvertRequest, WorkerMessage } from './convert-protocol.js';
 import type { HtmlLimits } from './normalize-html.js';
 import type { PageContent } from './page-content.js';
 
-/**
- * Where the compiled worker script is: from src (tests run the TypeScript, so it is the built
- * copy in dist), from dist, or beside the bundle (dist/bin.js).
- */
+/** Where the compiled worker script is (core's rule for scripts a server starts by path). */
 export function convertWorkerPath(): string {
-  const here = import.meta.url;
-  const relative = here.endsWith('/src/html/convert-workers.ts')
-    ? '../../dist/html/convert-worker.js'
-    : here.endsWith('/html/convert-workers.js')
-      ? './convert-worker.js'
-      : './html/convert-worker.js';
-  return fileURLToPath(new URL(relative, here));
+  return fileURLToPath(companionScript(import.meta.url, 'html/convert-worker.js'));
 }
 
 /** How the threads are made. */

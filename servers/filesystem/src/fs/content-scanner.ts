@@ -3,6 +3,7 @@
  * turning what it answers (and, at the time budget, what it had finished) into one outcome per file.
  */
 import { Worker } from 'node:worker_threads';
+import { companionScript } from '@mcpkit/core/progress';
 import {
   type Batch,
   type BatchDone,
@@ -15,24 +16,11 @@ import {
 let workerUrl: URL | undefined;
 
 /**
- * Where the worker script is, from where this code runs (never a folder above the package):
- * - run from src/ (vitest transforms TypeScript in its own module graph, but a worker thread is a
- *   plain Node thread and Node 20 cannot load a .ts file), the package's build output is used:
- *   `turbo run test` builds first, and the tests build that one file when it is missing;
- * - compiled, content-worker.js sits beside this module (dist/fs/);
- * - in the bundled bin (dist/bin.js) this code sits in dist/, and the worker stays the compiled
- *   file in dist/fs/ (it imports only Node built-ins, so it needs no bundle of its own).
+ * Where the worker script is (core's rule for scripts a server starts by path). The worker imports
+ * only Node built-ins, so the compiled file serves the bundled bin too.
  */
 export function contentWorkerUrl(): URL {
-  if (!workerUrl) {
-    const here = import.meta.url;
-    const relative = here.endsWith('/src/fs/content-scanner.ts')
-      ? '../../dist/fs/content-worker.js'
-      : here.endsWith('/fs/content-scanner.js')
-        ? './content-worker.js'
-        : './fs/content-worker.js';
-    workerUrl = new URL(relative, here);
-  }
+  workerUrl ??= companionScript(import.meta.url, 'fs/content-worker.js');
   return workerUrl;
 }
 

@@ -14,24 +14,16 @@ import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '@mcpkit/core/errors';
+import { companionScript } from '@mcpkit/core/progress';
 import type { DatabaseFile } from './open-database.js';
 import type { ChildMessage } from './query-protocol.js';
 
 /** Heap of the query process's JavaScript: rows of one page, never the whole result. */
 const CHILD_HEAP_MB = 256;
 
-/**
- * Where the compiled query process script is: from src (tests run the TypeScript, so it is the
- * built copy in dist), from dist, or beside a bundle.
- */
+/** Where the compiled query process script is (core's rule for scripts a server starts by path). */
 export function queryChildPath(): string {
-  const here = import.meta.url;
-  const relative = here.endsWith('/src/sql/query-process.ts')
-    ? '../../dist/sql/query-child.js'
-    : here.endsWith('/sql/query-process.js')
-      ? './query-child.js'
-      : './sql/query-child.js';
-  return fileURLToPath(new URL(relative, here));
+  return fileURLToPath(companionScript(import.meta.url, 'sql/query-child.js'));
 }
 
 /** Resolves once the process has exited (at once if it already has). */

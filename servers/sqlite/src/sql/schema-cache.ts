@@ -16,12 +16,17 @@ import type { Connection } from './connect.js';
 /** Most values (and statements) kept for one connection; past it that cache starts over. */
 const MAX_ENTRIES = 512;
 
-interface Cache {
+/** Values read at one version of the file; they all go when the version moves. */
+interface Versioned {
   version: unknown;
   readonly values: Map<string, unknown>;
-  /** Schema and data version, `schema:data`, of {@link Cache.facts}. */
-  dataVersion: string | undefined;
-  readonly facts: Map<string, unknown>;
+}
+
+interface Cache {
+  /** By schema version. */
+  readonly schema: Versioned;
+  /** By `schema:data` version. */
+  readonly data: Versioned;
   readonly statements: Map<string, Database.Statement>;
 }
 
@@ -31,10 +36,8 @@ function cacheOf(db: Connection): Cache {
   let cache = caches.get(db);
   if (!cache) {
     cache = {
-      version: undefined,
-      values: new Map(),
-      dataVersion: undefined,
-      facts: new Map(),
+      schema: { version: undefined, values: new Map() },
+      data: { version: undefined, values: new Map() },
       statements: new Map(),
     };
     caches.set(db, cache);
@@ -58,6 +61,18 @@ export function prepared(db: Connection, sql: string): Database.Statement {
   return statement;
 }
 
+/** `slot`'s value under `key` at `version`, read (and frozen) when the slot has none for it. */
+function remember<T>(slot: Versioned, version: unknown, key: string, read: () => T): T {
+  if (version !== slot.version || slot.values.size >= MAX_ENTRIES) {
+    slot.values.clear();
+    slot.version = version;
+  }
+  if (slot.values.has(key)) return slot.values.get(key) as T;
+  const value = deepFreeze(read());
+  slot.values.set(key, value);
+  return value;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -76,16 +91,8 @@ function deepFreeze<T>(value: T): T {
  * ```
  */
 export function bySchema<T>(db: Connection, key: string, read: () => T): T {
-  const cache = cacheOf(db);
   const version = prepared(db, 'PRAGMA schema_version').pluck().get();
-  if (version !== cache.version || cache.values.size >= MAX_ENTRIES) {
-    cache.values.clear();
-    cache.version = version;
-  }
-  if (cache.values.has(key)) return cache.values.get(key) as T;
-  const value = deepFreeze(read());
-  cache.values.set(key, value);
-  return value;
+  return remember(cacheOf(db).schema, version, key, read);
 }
 
 /**
@@ -105,15 +112,6 @@ export function versions(db: Connection): { schema: number; data: number } {
  * our own query process included.
  */
 export function byData<T>(db: Connection, key: string, read: () => T): T {
-  const cache = cacheOf(db);
   const { schema, data } = versions(db);
-  const version = `${schema}:${data}`;
-  if (version !== cache.dataVersion || cache.facts.size >= MAX_ENTRIES) {
-    cache.facts.clear();
-    cache.dataVersion = version;
-  }
-  if (cache.facts.has(key)) return cache.facts.get(key) as T;
-  const value = deepFreeze(read());
-  cache.facts.set(key, value);
-  return value;
+  return remember(cacheOf(db).data, `${schema}:${data}`, key, read);
 }

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { installPeer, peerBin } from '../peers.js';
-import type { PlanExtras } from '../plan.js';
+import { type PlanExtras, peerTarget } from '../plan.js';
 import { sealSuite } from '../scenario.js';
 import { PEER_HOST, peerDnsOptions } from './fetch/peer-dns.js';
 import { type FetchFixtures, fetchScenarios, PEER_IMPL, SIZES } from './fetch/scenarios.js';
@@ -19,16 +19,9 @@ export const extras: PlanExtras = {
     const peer = await installPeer(outDir, PEER, PEER_VERSION);
     // installPeer made the peers folder: the preload is written next to the installed peers.
     return [
-      {
-        kind: 'server',
-        id: PEER_IMPL,
-        label: `${PEER} ${peer.version}`,
-        role: 'peer',
-        era: 'legacy',
-        impl: PEER_IMPL,
-        bin: peerBin(peer, PEER, PEER),
-        env: { NODE_OPTIONS: peerDnsOptions(join(outDir, 'peers')) },
-      },
+      peerTarget(PEER_IMPL, `${PEER} ${peer.version}`, peerBin(peer, PEER, PEER), {
+        NODE_OPTIONS: peerDnsOptions(join(outDir, 'peers')),
+      }),
     ];
   },
   suites: ({ sizes }) => {

@@ -4,7 +4,7 @@
  * trees cached under the bench's output folder.
  */
 import { join } from 'node:path';
-import type { PlanExtras } from '../plan.js';
+import { type PlanExtras, peerTarget } from '../plan.js';
 import { sealSuite } from '../scenario.js';
 import { binOf, versionOf } from '../session.js';
 import { type FsFixtures, filesystemFixtures, SIZES } from './filesystem/fixtures.js';
@@ -14,15 +14,7 @@ const OFFICIAL = '@modelcontextprotocol/server-filesystem';
 
 export const extras: PlanExtras = {
   peers: () => [
-    {
-      kind: 'server',
-      id: 'official',
-      label: `official ${versionOf(OFFICIAL)}`,
-      role: 'peer',
-      era: 'legacy',
-      impl: 'official',
-      bin: binOf(OFFICIAL, 'mcp-server-filesystem'),
-    },
+    peerTarget('official', `official ${versionOf(OFFICIAL)}`, binOf(OFFICIAL, 'mcp-server-filesystem')),
   ],
   suites: ({ sizes }) => [
     sealSuite<FsFixtures>({

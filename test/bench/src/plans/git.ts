@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type InstalledPeer, peerBin } from '../peers.js';
-import type { PlanExtras } from '../plan.js';
+import { type PlanExtras, peerTarget } from '../plan.js';
 import { sealSuite } from '../scenario.js';
 import { type GitFixtures, gitFixtures, SIZES } from './git/fixtures.js';
 import { gitScenarios, PEER_IMPL } from './git/scenarios.js';
@@ -32,17 +32,7 @@ function peerPackage(): InstalledPeer {
 export const extras: PlanExtras = {
   peers: () => {
     const peer = peerPackage();
-    return [
-      {
-        kind: 'server',
-        id: PEER_IMPL,
-        label: `${PEER_IMPL} ${peer.version}`,
-        role: 'peer',
-        era: 'legacy',
-        impl: PEER_IMPL,
-        bin: peerBin(peer, 'git-mcp-server', PEER),
-      },
-    ];
+    return [peerTarget(PEER_IMPL, `${PEER_IMPL} ${peer.version}`, peerBin(peer, 'git-mcp-server', PEER))];
   },
   suites: ({ sizes }) => [
     sealSuite<GitFixtures>({

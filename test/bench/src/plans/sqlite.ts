@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { installPeer, peerBin } from '../peers.js';
-import type { PlanExtras } from '../plan.js';
+import { type PlanExtras, peerTarget } from '../plan.js';
 import { sealSuite } from '../scenario.js';
 import { SIZES, type SqliteFixtures, sqliteFixtures } from './sqlite/fixtures.js';
 import { PEER_IMPL, sqliteScenarios } from './sqlite/scenarios.js';
@@ -16,17 +16,7 @@ const PEER_VERSION = '0.8.0';
 export const extras: PlanExtras = {
   peers: async ({ outDir }) => {
     const peer = await installPeer(outDir, PEER, PEER_VERSION);
-    return [
-      {
-        kind: 'server',
-        id: PEER_IMPL,
-        label: `${PEER} ${peer.version}`,
-        role: 'peer',
-        era: 'legacy',
-        impl: PEER_IMPL,
-        bin: peerBin(peer, PEER, PEER),
-      },
-    ];
+    return [peerTarget(PEER_IMPL, `${PEER} ${peer.version}`, peerBin(peer, PEER, PEER))];
   },
   suites: ({ sizes }) => [
     sealSuite<SqliteFixtures>({
