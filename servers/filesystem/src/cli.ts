@@ -3,9 +3,12 @@
  * a parsed command line becomes the app. `bin.ts` runs it; the build tool reads it to write the
  * bundle manifest, server.json and the README's install examples.
  */
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { errorMessage } from '@mcpkit/core/errors';
-import { RootSet } from '@mcpkit/core/roots';
-import { type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
+import { type ParsedCommandLine, type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { DEFAULT_STALL_TIMEOUT_MS } from './context.js';
 import { createFilesystemApp, NAME, PACKAGE_JSON } from './server.js';
 
 export const cli: ServerBin = {
@@ -28,6 +31,18 @@ export const cli: ServerBin = {
     'confirm-overwrite': {
       type: 'boolean',
       description: 'ask the user before write_file replaces an existing file',
+    },
+    'slow-path': {
+      type: 'string',
+      multiple: true,
+      description:
+        'treat this directory as a network or FUSE mount, whatever its file system says (repeatable)',
+      valueName: 'dir',
+    },
+    'stall-timeout': {
+      type: 'string',
+      description: 'seconds a call on a network or FUSE mount may go without progress (default 15)',
+      valueName: 's',
     },
     'max-media-bytes': {
       type: 'string',
@@ -83,7 +98,17 @@ export const cli: ServerBin = {
       const given = cli.sources['max-media-bytes'] ?? '--max-media-bytes';
       throw new UsageError(`${given} must be a whole number of bytes.`);
     }
+    await slowPaths.ready();
+    const slow = cli.values['slow-path'];
+    for (const dir of Array.isArray(slow) ? slow : []) {
+      // Both spellings: paths are compared after realpath, and a link may be what the operator typed.
+      slowPaths.add(resolve(String(dir)));
+      const real = await realpath(String(dir)).catch(() => undefined);
+      if (real !== undefined) slowPaths.add(real);
+    }
+    const stallGuard = new StallGuard({ timeoutMs: stallTimeoutMs(cli) });
     return createFilesystemApp({
+      stallGuard,
       roots,
       log,
       readOnly: cli.common.readOnly,
@@ -95,3 +120,15 @@ export const cli: ServerBin = {
     });
   },
 };
+
+/** `--stall-timeout`, in seconds (a decimal point allowed), as milliseconds. */
+function stallTimeoutMs(cli: ParsedCommandLine): number {
+  const given = cli.values['stall-timeout'];
+  if (typeof given !== 'string') return DEFAULT_STALL_TIMEOUT_MS;
+  const seconds = /^\d{1,4}(\.\d{1,3})?$/.test(given) ? Number(given) : Number.NaN;
+  if (!(seconds > 0 && seconds <= 3600)) {
+    const source = cli.sources['stall-timeout'] ?? '--stall-timeout';
+    throw new UsageError(`${source} must be a number of seconds from 0.001 to 3600.`);
+  }
+  return Math.round(seconds * 1000);
+}

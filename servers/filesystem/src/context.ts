@@ -1,4 +1,4 @@
-import type { ResolvedPath, ResolveMode } from '@mcpkit/core/roots';
+import { type ResolvedPath, type ResolveMode, StallGuard } from '@mcpkit/core/roots';
 import { type Call, type Lookup, withContext } from '@mcpkit/core/server';
 import { type PathPolicy, resolvePath } from './fs/paths.js';
 
@@ -12,12 +12,21 @@ export interface FsContext extends PathPolicy {
    * need a second round trip.
    */
   readonly confirmOverwrite: boolean;
+  /**
+   * Deadline and slot limit for calls on network and FUSE mounts (`--stall-timeout`; see
+   * `stall.ts`). Calls on local disks never meet it.
+   */
+  readonly stallGuard: StallGuard;
 }
+
+/** How long a call on a network or FUSE mount may go without progress, by default. */
+export const DEFAULT_STALL_TIMEOUT_MS = 15_000;
 
 export const DEFAULT_FS_CONTEXT: FsContext = {
   allowSensitive: false,
   maxMediaBytes: 5 * 1024 * 1024,
   confirmOverwrite: false,
+  stallGuard: new StallGuard({ timeoutMs: DEFAULT_STALL_TIMEOUT_MS }),
 };
 
 /**

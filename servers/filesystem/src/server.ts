@@ -2,6 +2,7 @@ import { type App, type AppOptions, createApp, readPackageInfo } from '@mcpkit/c
 import { DEFAULT_FS_CONTEXT, type FsContext } from './context.js';
 import { prompts } from './prompts/index.js';
 import { resources } from './resources/index.js';
+import { guardPrompts, guardTools } from './stall.js';
 import { tools } from './tools/index.js';
 
 /** This package's package.json: the one place its version lives (serverInfo, --version, --help). */
@@ -35,6 +36,7 @@ export function createFilesystemApp(options: FilesystemOptions): App<FsContext> 
     allowSensitive: options.allowSensitive ?? DEFAULT_FS_CONTEXT.allowSensitive,
     maxMediaBytes: options.maxMediaBytes ?? DEFAULT_FS_CONTEXT.maxMediaBytes,
     confirmOverwrite: options.confirmOverwrite ?? DEFAULT_FS_CONTEXT.confirmOverwrite,
+    stallGuard: options.stallGuard ?? DEFAULT_FS_CONTEXT.stallGuard,
   };
   return createApp<FsContext>(
     {
@@ -46,9 +48,9 @@ export function createFilesystemApp(options: FilesystemOptions): App<FsContext> 
         a.readOnly
           ? `${INSTRUCTIONS} This server is read-only.`
           : `${INSTRUCTIONS}${context.confirmOverwrite ? ASKS_OVERWRITE : ''}`,
-      tools,
+      tools: guardTools(tools),
       resources,
-      prompts,
+      prompts: guardPrompts(prompts),
       context: { create: () => context },
     },
     options,

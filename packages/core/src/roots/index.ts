@@ -3,6 +3,10 @@
  * narrow them (`call.roots()`), and `RootSet.resolve` turns a user's path into a real path inside
  * them or one clear sentence.
  */
+
+export { isSlowType, type Mount, parseMountInfo, parseMountListing } from './mount-table.js';
 export { type PathInputOptions, parsePathInput } from './path-input.js';
 export { type ResolvedPath, type ResolveMode, type Root, RootSet, type RootSetOptions } from './root-set.js';
 export { escapeControlChars, sanitizeForMessage } from './sanitize.js';
+export { SlowPaths, slowPaths } from './slow-paths.js';
+export { StallGuard, type StallGuardOptions, type StallScope } from './stall-guard.js';

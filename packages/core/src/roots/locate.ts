@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import type path from 'node:path';
+import { slowPaths } from './slow-paths.js';
 
 /** The outcome of {@link locate}; the caller turns the failures into user-facing errors. */
 export type Located =
@@ -30,10 +31,13 @@ type Failure = Exclude<Located, { real: string }>;
  */
 export async function locate(absolute: string, p: path.PlatformPath): Promise<Located> {
   try {
-    // Synchronous on purpose, for the common case of a path that exists: the dentries are cached,
-    // the call takes about 5 µs, and a thread-pool round trip about 21 µs (measured here), on
-    // every tool call. It is the same libuv realpath the promise API runs.
-    return { kind: 'found', real: realpathSync.native(absolute) };
+    // Synchronous when it is safe, for the common case of a path that exists: the dentries are
+    // cached, the call takes about 5 µs, and a thread-pool round trip about 21 µs (measured here),
+    // on every tool call. It is the same libuv realpath the promise API runs. With a network or
+    // FUSE file system mounted anywhere, a link could lead onto it, and a stalled synchronous call
+    // would stop the whole server: then the thread pool answers.
+    const real = slowPaths.anySlow ? await realpath(absolute) : realpathSync.native(absolute);
+    return { kind: 'found', real };
   } catch (error) {
     if (codeOf(error) !== 'ENOENT') return failure(error);
   }

@@ -19,6 +19,7 @@ import {
 import { parsePathInput } from './path-input.js';
 import { buildEntries, type Root, type RootCandidate, type RootEntry } from './root-entries.js';
 import { escapeControlChars } from './sanitize.js';
+import type { StallScope } from './stall-guard.js';
 import { existingUnicodeForm } from './unicode.js';
 
 export type { Root } from './root-entries.js';
@@ -141,9 +142,10 @@ export class RootSet {
    * Order: string checks, lexical containment (cheap reject), then the realpath of the target, or
    * for a missing target of its deepest existing ancestor, checked again (symlink escape). In
    * `write` and `create-dir` modes a dangling symbolic link anywhere on the path is refused, so
-   * nothing is ever created through a planted link.
+   * nothing is ever created through a planted link. With `scope`, a path on a network or FUSE
+   * mount is put under the call's stall guard before anything touches it.
    */
-  async resolve(input: string, opts: { mode?: ResolveMode } = {}): Promise<ResolvedPath> {
+  async resolve(input: string, opts: { mode?: ResolveMode; scope?: StallScope } = {}): Promise<ResolvedPath> {
     const first = this.#entries[0];
     if (!first) throw noRootsError();
     const mode = opts.mode ?? 'read';
@@ -152,6 +154,8 @@ export class RootSet {
 
     const anchor = this.#lexicalAnchor(absolute);
     if (anchor === undefined) throw outsideError(input);
+    // Before the first file system call: on a slow mount, the deadline covers resolving too.
+    await opts.scope?.enter(absolute, this.display(absolute));
     const target = await existingUnicodeForm(anchor, p.relative(anchor, absolute), p);
 
     const located = await locate(target, p);
@@ -175,6 +179,8 @@ export class RootSet {
     }
     const root = this.contains(located.real);
     if (!root) throw symlinkOutsideError(input);
+    // A link may lead from a local directory onto a slow mount.
+    await opts.scope?.enter(located.real, this.display(located.real));
     return {
       real: located.real,
       root,

@@ -1,12 +1,23 @@
 import { relative } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
-import { type ResolvedPath, type ResolveMode, type RootSet, sanitizeForMessage } from '@mcpkit/core/roots';
+import {
+  type ResolvedPath,
+  type ResolveMode,
+  type RootSet,
+  type StallScope,
+  sanitizeForMessage,
+} from '@mcpkit/core/roots';
 import { isSensitive } from './sensitive.js';
 
 /** Server-wide path policy beyond the roots: set once from the command line. */
 export interface PathPolicy {
   /** Allow reading and writing files that usually hold secrets (`--allow-sensitive`). */
   allowSensitive: boolean;
+  /**
+   * The call's stall guard (see `stall.ts`), set per call: a path on a network or FUSE mount is put
+   * under its deadline and slot limit as it is resolved.
+   */
+  stall?: StallScope;
 }
 
 /**
@@ -25,7 +36,7 @@ export async function resolvePath(
   input: string,
   mode: ResolveMode = 'read',
 ): Promise<ResolvedPath> {
-  const resolved = await roots.resolve(input, { mode });
+  const resolved = await roots.resolve(input, { mode, scope: policy.stall });
   if (!policy.allowSensitive && isSensitive(resolved.real)) {
     throw new UserError(
       `"${resolved.display}" looks like a file that holds secrets, so it is not available; the operator can allow it with --allow-sensitive.`,

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { UserError } from '@mcpkit/core/errors';
+import { slowPaths } from '@mcpkit/core/roots';
 import { assertOpenedAt, assertOpenedAtSync } from './pinned.js';
 
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -38,8 +39,8 @@ export async function openRegularFile(
 
 /**
  * The bytes of a regular file of at most `maxBytes`, read with the same guards as
- * {@link openRegularFile} but synchronously; `undefined` when the file is larger, or changed size
- * while it was read (the caller then takes the streaming path).
+ * {@link openRegularFile} but synchronously; `undefined` when the file is larger, is on a network or
+ * FUSE file system, or changed size while it was read (the caller then takes the streaming path).
  *
  * Why synchronous: for a small file every step is a page-cache hit, and a thread-pool round trip
  * costs more than the work. Measured on this project's 2-core machine: open, check, stat, read and
@@ -47,6 +48,8 @@ export async function openRegularFile(
  * The event loop is held for one read of at most `maxBytes`.
  */
 export function readSmallFileSync(real: string, display: string, maxBytes: number): Buffer | undefined {
+  // Not on a network or FUSE file system: a stalled read there would stop the whole server.
+  if (slowPaths.isSlow(real)) return undefined;
   let fd: number;
   try {
     fd = openSync(real, READ_FLAGS);

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { throwIfAborted } from '@mcpkit/core/progress';
+import { slowPaths } from '@mcpkit/core/roots';
 import { typeOf } from './walk.js';
 
 /** lstat calls in flight at once: enough to keep the thread pool busy, few enough to stay polite. */
@@ -38,7 +39,10 @@ export async function sizesOf(
       if (info) sizes[i] = info.size;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, entries.length) }, worker));
+  // On a network or FUSE mount each lstat in flight may hold a thread-pool thread for as long as
+  // the mount stalls: one at a time there, so the pool keeps threads for everything else.
+  const parallel = slowPaths.isSlow(dir) ? 1 : PARALLEL;
+  await Promise.all(Array.from({ length: Math.min(parallel, entries.length) }, worker));
   throwIfAborted(signal);
   return sizes;
 }

@@ -1,6 +1,7 @@
 import { closeSync, type Dirent, openSync, readdirSync, readlinkSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { sep } from 'node:path';
+import { slowPaths } from '@mcpkit/core/roots';
 import { DIR_FLAGS, hasProcFd } from './pinned.js';
 
 /**
@@ -15,7 +16,9 @@ import { DIR_FLAGS, hasProcFd } from './pinned.js';
  */
 export async function listDirectory(path: string): Promise<Dirent[]> {
   if (!hasProcFd()) return readdir(path, { withFileTypes: true });
-  const fd = openVerified(path);
+  // On a network or FUSE file system even the O_PATH open looks the path up there, and may stall:
+  // it goes through the thread pool instead (see `@mcpkit/core/roots`'s slow paths).
+  const fd = slowPaths.isSlow(path) ? await openVerifiedAsync(path) : openVerified(path);
   try {
     return await readdir(`/proc/self/fd/${fd}`, { withFileTypes: true });
   } finally {
@@ -34,10 +37,20 @@ export function listDirectorySync(path: string): Dirent[] {
   }
 }
 
-// An O_PATH open does no I/O (no permission or content check): synchronous, it costs
-// microseconds, where a trip through the thread pool costs more than the call itself.
+// An O_PATH open does no I/O on a local disk (no permission or content check): synchronous, it
+// costs microseconds, where a trip through the thread pool costs more than the call itself.
 function openVerified(path: string): number {
-  const fd = openSync(path, DIR_FLAGS);
+  return verified(openSync(path, DIR_FLAGS), path);
+}
+
+async function openVerifiedAsync(path: string): Promise<number> {
+  const handle = await open(path, DIR_FLAGS);
+  // The number outlives the handle object: the caller closes it with closeSync, as for the others.
+  return verified(handle.fd, path);
+}
+
+// Reading the descriptor's path back from /proc asks the kernel, never the file system.
+function verified(fd: number, path: string): number {
   const expected = path.length > 1 && path.endsWith(sep) ? path.slice(0, -1) : path;
   if (readlinkSync(`/proc/self/fd/${fd}`) !== expected) {
     closeSync(fd);
@@ -61,11 +74,27 @@ const SLOW_LISTINGS = 3;
  * responsive while it waits.
  */
 export class WalkLister {
-  sync = true;
+  sync: boolean;
+  /** The walk is on a network or FUSE file system: never inline, and nothing read ahead. */
+  readonly onSlowMount: boolean;
   #slow = 0;
 
+  constructor(root: string) {
+    this.onSlowMount = slowPaths.isSlow(root);
+    this.sync = !this.onSlowMount;
+  }
+
+  /**
+   * Whether the walk may list `path` ahead of time. Not on a network or FUSE mount: there each
+   * listing in flight may hold a thread-pool thread for as long as the mount stalls.
+   */
+  mayReadAhead(path: string): boolean {
+    return !this.onSlowMount && !(slowPaths.anySlow && slowPaths.isSlow(path));
+  }
+
   list(path: string): Dirent[] | Promise<Dirent[]> {
-    if (!this.sync) return listDirectory(path);
+    // A network or FUSE file system may be mounted below a local root: never inline there.
+    if (!this.sync || (slowPaths.anySlow && slowPaths.isSlow(path))) return listDirectory(path);
     const start = performance.now();
     try {
       return listDirectorySync(path);

@@ -102,9 +102,8 @@ interface Frame {
 const MAX_NAMED_POSITION = 1024;
 
 /**
- * Directory listings read ahead once the walk lists through the thread pool (see `WalkLister`): a
- * few in flight overlap the waits. Only listings of real directories below the root are read
- * ahead; one for a directory that then turns out excluded is dropped unseen.
+ * Listings read ahead once the walk lists through the thread pool (see `WalkLister`), to overlap
+ * the waits: real directories below the root only; one that turns out excluded is dropped unseen.
  */
 const READ_AHEAD = 8;
 
@@ -174,7 +173,7 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
   // Awaiting once per entry would cost more than the walk itself; the signal is still read per entry.
   const tick = checkpoint(signal, Math.max(1, 256 / CHECK_EVERY));
 
-  const lister = new WalkLister();
+  const lister = new WalkLister(root);
   const pending = new Map<string, Promise<Dirent[]>>();
   const list = (path: string): Dirent[] | Promise<Dirent[]> => {
     const early = pending.get(path);
@@ -189,6 +188,7 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
       const entry = frame.entries[frame.ahead]!;
       if (frame.ahead < frame.index || !entry.isDirectory()) continue;
       const path = frame.prefix + entry.name;
+      if (!lister.mayReadAhead(path)) continue;
       const early = listDirectory(path);
       // A failure counts only if the walk gets there (then `list` hands over this same promise).
       early.catch(() => {});

@@ -1,0 +1,118 @@
+/**
+ * Which paths are on a file system that may stall: network mounts (NFS, SMB, sshfs…), FUSE and
+ * hypervisor shares, automount points, and any directory the operator names. Synchronous calls are
+ * right on a local disk (microseconds, no thread-pool round trip) and wrong there: one stalled
+ * synchronous call stops the whole server, every other call and cancellation with it. Callers ask
+ * {@link SlowPaths.isSlow} before taking a synchronous fast path.
+ */
+import { isAbsolute, resolve, sep } from 'node:path';
+import { isSlowType, type Mount, readLinuxMounts, readMountTable } from './mount-table.js';
+
+/** How long a Linux mount table is trusted before it is read again (mounts come and go). */
+const REFRESH_MS = 5_000;
+/** Elsewhere reading the table runs a program, so it is read again less often, in the background. */
+const REFRESH_ELSEWHERE_MS = 30_000;
+
+/**
+ * The slow paths of this process: the mount table (read once, and again every few seconds on Linux,
+ * where reading it costs microseconds and never blocks), plus the operator's own list.
+ *
+ * @example
+ * ```ts
+ * await slowPaths.ready();                // at start-up, before the first call
+ * slowPaths.add('/Volumes/share');        // --slow-path: the operator knows better
+ * if (!slowPaths.isSlow(real)) readFileSync(real); // else take the asynchronous path
+ * ```
+ */
+export class SlowPaths {
+  readonly #platform: NodeJS.Platform;
+  /** Slow mount points and operator paths, longest first; `undefined` until the table is read. */
+  #slow: string[] | undefined;
+  /** Every mount point with its verdict, longest first, so the nearest mount decides. */
+  #mounts: { path: string; slow: boolean }[] = [];
+  readonly #extra: string[] = [];
+  #readAt = 0;
+  #loading: Promise<void> | undefined;
+
+  constructor(platform: NodeJS.Platform = process.platform) {
+    this.#platform = platform;
+  }
+
+  /** Reads the mount table, if not yet read. Until then every path counts as slow. */
+  ready(): Promise<void> {
+    if (this.#slow !== undefined) return Promise.resolve();
+    if (this.#platform === 'linux') {
+      this.#load(readLinuxMounts());
+      return Promise.resolve();
+    }
+    this.#loading ??= readMountTable(this.#platform).then((mounts) => this.#load(mounts));
+    return this.#loading;
+  }
+
+  /** Treats `dir` and everything below it as slow, whatever its file system says. */
+  add(dir: string): void {
+    if (!isAbsolute(dir)) throw new TypeError('A slow path must be absolute.');
+    this.#extra.push(resolve(dir));
+    if (this.#slow !== undefined) this.#load(undefined, false);
+  }
+
+  /** Forgets the operator's paths (tests). */
+  clearAdded(): void {
+    this.#extra.length = 0;
+    if (this.#slow !== undefined) this.#load(undefined, false);
+  }
+
+  /** True when a path might be on a slow file system: no synchronous call should touch it. */
+  isSlow(path: string): boolean {
+    const slow = this.#current();
+    if (slow === undefined) return true;
+    if (this.#platform === 'win32' && /^(\\\\|\/\/)(?![?.][\\/])/.test(path)) return true;
+    if (slow.length === 0) return false;
+    if (this.#extra.some((dir) => within(dir, path))) return true;
+    const nearest = this.#mounts.find((mount) => within(mount.path, path));
+    return nearest?.slow ?? false;
+  }
+
+  /**
+   * True when anything on this machine might be slow. A symbolic link can lead anywhere, so a
+   * synchronous `realpath` is safe only when no slow file system is mounted at all.
+   */
+  get anySlow(): boolean {
+    const slow = this.#current();
+    return slow === undefined || slow.length > 0 || this.#platform === 'win32';
+  }
+
+  #current(): string[] | undefined {
+    const age = Date.now() - this.#readAt;
+    if (this.#platform === 'linux') {
+      if (this.#slow === undefined || age > REFRESH_MS) this.#load(readLinuxMounts());
+    } else if (this.#slow !== undefined && age > REFRESH_ELSEWHERE_MS && this.#platform !== 'win32') {
+      // The old table answers until the new one is read.
+      this.#readAt = Date.now();
+      void readMountTable(this.#platform).then((mounts) => mounts && this.#load(mounts));
+    }
+    return this.#slow;
+  }
+
+  #load(mounts: Mount[] | undefined, fresh = true): void {
+    if (fresh) {
+      // An unreadable table on a platform that has one: assume nothing is slow rather than make
+      // every call slow; the operator's --slow-path still applies.
+      this.#mounts = (mounts ?? [])
+        .map((mount) => ({ path: mount.path, slow: isSlowType(mount.type) }))
+        .sort((a, b) => b.path.length - a.path.length);
+      this.#readAt = Date.now();
+    }
+    this.#slow = [...this.#mounts.filter((mount) => mount.slow).map((mount) => mount.path), ...this.#extra];
+  }
+}
+
+/** Whether `path` is `dir` or below it, by whole segments. */
+function within(dir: string, path: string): boolean {
+  if (path === dir) return true;
+  const prefix = dir.endsWith(sep) || dir.endsWith('/') ? dir : `${dir}${sep}`;
+  return path.startsWith(prefix);
+}
+
+/** The process's slow paths: one mount table and one operator list serve every app in it. */
+export const slowPaths = new SlowPaths();

@@ -1,0 +1,176 @@
+/**
+ * The guard that keeps a stalled mount from stalling the server. A call on a slow file system (see
+ * `slow-paths.ts`) gets a deadline, renewed whenever it makes progress; when the deadline passes,
+ * the call answers with one sentence while the stuck system call is left to finish in the
+ * background, its signal aborted so nothing it does afterwards is committed. And only a few such
+ * calls run at once: a system call stuck on a dead NFS server holds one of libuv's threads (four
+ * unless UV_THREADPOOL_SIZE says more) until the server comes back, and if they were all held,
+ * every file call in the process would wait, on local disks too.
+ */
+import { UserError } from '../errors/index.js';
+import { type SlowPaths, slowPaths } from './slow-paths.js';
+
+/** Options for {@link StallGuard}. */
+export interface StallGuardOptions {
+  /** How long a call on a slow file system may go without progress, in milliseconds. */
+  timeoutMs: number;
+  /** Calls on slow file systems running at once. Default: the thread pool's size less two, at least 1. */
+  slots?: number;
+  /** Which paths are slow; default the process's {@link slowPaths}. */
+  paths?: SlowPaths;
+}
+
+/** One call's view of the guard: what the handler tells it, and the signal it must obey. */
+export interface StallScope {
+  /** The call's signal, also aborted when the call is given up as stalled. */
+  readonly signal: AbortSignal;
+  /**
+   * Tells the guard the call is about to use `real` (shown as `display` in messages). On a slow file
+   * system this waits for a slot and starts the deadline; on a local one it does nothing.
+   */
+  enter(real: string, display: string): Promise<void>;
+  /** The call made progress: the deadline starts again. */
+  alive(): void;
+}
+
+/** The thread pool libuv gives file calls, as this process set it. */
+function poolSize(): number {
+  const size = Number.parseInt(process.env.UV_THREADPOOL_SIZE ?? '', 10);
+  return Number.isInteger(size) && size > 0 ? Math.min(size, 1024) : 4;
+}
+
+/**
+ * @example
+ * ```ts
+ * const guard = new StallGuard({ timeoutMs: 15_000 });
+ * const text = await guard.run(call.signal, async (scope) => {
+ *   const file = await roots.resolve(args.path);
+ *   await scope.enter(file.real, file.display);
+ *   return readFile(file.real, { encoding: 'utf8', signal: scope.signal });
+ * });
+ * ```
+ */
+export class StallGuard {
+  readonly timeoutMs: number;
+  readonly paths: SlowPaths;
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(options: StallGuardOptions) {
+    this.timeoutMs = options.timeoutMs;
+    this.paths = options.paths ?? slowPaths;
+    this.#free = options.slots ?? Math.max(1, poolSize() - 2);
+  }
+
+  /**
+   * Runs a handler's body. It settles with the body, or, once the body has entered a slow file
+   * system, with a stalled-call sentence when the deadline passes or the cancel when `signal` fires,
+   * without waiting for a system call that may never return.
+   */
+  run<T>(signal: AbortSignal, body: (scope: StallScope) => Promise<T>): Promise<T> {
+    const scope = new Scope(this, signal);
+    let work: Promise<T>;
+    try {
+      work = body(scope);
+    } catch (error) {
+      scope.end();
+      return Promise.reject(error);
+    }
+    void work.then(
+      () => scope.end(),
+      () => scope.end(),
+    );
+    return Promise.race([work, scope.given]);
+  }
+
+  /** Takes a slot, waiting for one while `scope` is not given up. */
+  async take(scope: Scope): Promise<void> {
+    if (this.#free > 0) {
+      this.#free -= 1;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        scope.signal.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        const at = this.#waiting.indexOf(grant);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(scope.signal.reason);
+      };
+      this.#waiting.push(grant);
+      scope.signal.addEventListener('abort', leave, { once: true });
+    });
+  }
+
+  /** Gives a slot back, to the longest waiting call if there is one. */
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free += 1;
+  }
+}
+
+/** @internal One call under the guard. */
+class Scope implements StallScope {
+  readonly #guard: StallGuard;
+  readonly #stall = new AbortController();
+  readonly signal: AbortSignal;
+  /** Rejects when the call is given up (stalled or cancelled after entering a slow file system). */
+  readonly given: Promise<never>;
+  #give: (reason: unknown) => void = () => {};
+  #timer: NodeJS.Timeout | undefined;
+  #display = '';
+  #entered = false;
+  #holds = false;
+  #ended = false;
+
+  constructor(guard: StallGuard, outer: AbortSignal) {
+    this.#guard = guard;
+    this.signal = AbortSignal.any([outer, this.#stall.signal]);
+    this.given = new Promise<never>((_, reject) => {
+      this.#give = reject;
+    });
+    // Settling the race is the only use of `given`: never an unhandled rejection.
+    this.given.catch(() => {});
+  }
+
+  async enter(real: string, display: string): Promise<void> {
+    if (this.#entered || this.#ended || !this.#guard.paths.isSlow(real)) return;
+    this.#entered = true;
+    this.#display = display;
+    this.signal.addEventListener('abort', () => this.#give(this.signal.reason), { once: true });
+    this.#arm();
+    await this.#guard.take(this);
+    if (this.#ended) this.#guard.give();
+    else this.#holds = true;
+  }
+
+  alive(): void {
+    if (this.#timer) this.#arm();
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    if (this.#holds) this.#guard.give();
+  }
+
+  #arm(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      const seconds = Math.round(this.#guard.timeoutMs / 100) / 10;
+      const what = this.#holds
+        ? `did not answer within ${seconds} s: the network or FUSE file system it is on may be stalled`
+        : `could not be reached within ${seconds} s: earlier calls on network or FUSE file systems are still waiting for theirs`;
+      this.#stall.abort(
+        new UserError(
+          `"${this.#display}" ${what}. Try again later, or ask the operator to check that mount.`,
+        ),
+      );
+    }, this.#guard.timeoutMs);
+    this.#timer.unref();
+  }
+}
