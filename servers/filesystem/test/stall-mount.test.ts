@@ -80,7 +80,7 @@ describe('a stalled mount', () => {
       expect(answer.isError).toBe(true);
       const text = textOf(answer);
       expect(text).toMatch(
-        /^"mount\/notes\.txt" did not answer within 0\.3 s: .* may be stalled\. Try again later/,
+        /^"mount\/notes\.txt" did not answer within 0\.3 s: .* may be stalled; try again later/,
       );
       expect(text).not.toContain(w.base);
       expect(layer.syncCalls).toEqual([]);

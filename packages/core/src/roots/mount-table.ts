@@ -41,6 +41,8 @@ const SLOW_TYPES = new Set([
   // user-space and hypervisor file systems
   'fuse',
   'fuseblk',
+  'fusefs',
+  'puffs',
   'macfuse',
   'osxfuse',
   'fuse-t',
@@ -56,7 +58,7 @@ const SLOW_TYPES = new Set([
 /** Whether calls on a file system of this type may wait on the network or a daemon. */
 export function isSlowType(type: string): boolean {
   const lower = type.toLowerCase();
-  return SLOW_TYPES.has(lower) || lower.startsWith('fuse.') || lower.startsWith('fuse-');
+  return SLOW_TYPES.has(lower) || /^fuse(fs)?[.-]/.test(lower);
 }
 
 /** Undoes the octal escapes (`\040` for a space) that mount tables use in paths. */
@@ -82,14 +84,19 @@ export function parseMountInfo(text: string): Mount[] {
 }
 
 /**
- * The BSD and macOS `mount` listing: `source on /mount/point (type, option, …)`. The source may
- * hold " on " itself, so the last " on " before the final parenthesis splits the line.
+ * The BSD and macOS `mount` listing: `source on /mount/point (type, option, …)` on macOS and
+ * FreeBSD, `source on /mount/point type fstype (options)` on OpenBSD and NetBSD. A mount point may
+ * hold " on " itself ("/Volumes/Photos on NAS"), so the line splits at the first " on /".
  */
 export function parseMountListing(text: string): Mount[] {
   const mounts: Mount[] = [];
   for (const line of text.split('\n')) {
-    const match = /^.* on (.+) \(([^,)]+)[^)]*\)\s*$/.exec(line);
-    if (match?.[1] && match[2]) mounts.push({ path: match[1], type: match[2].trim() });
+    const match = /^.*? on (\/.*) \(([^)]*)\)\s*$/.exec(line);
+    if (!match?.[1] || match[2] === undefined) continue;
+    const typed = /^(.*) type (\S+)$/.exec(match[1]);
+    const type = typed ? typed[2] : match[2].split(',')[0]?.trim();
+    const path = typed ? typed[1] : match[1];
+    if (path && type) mounts.push({ path, type });
   }
   return mounts;
 }

@@ -29,7 +29,7 @@ export class SlowPaths {
   /** Slow mount points and operator paths, longest first; `undefined` until the table is read. */
   #slow: string[] | undefined;
   /** Every mount point with its verdict, longest first, so the nearest mount decides. */
-  #mounts: { path: string; slow: boolean }[] = [];
+  #mounts: { path: string; slow: boolean; order: number }[] = [];
   readonly #extra: string[] = [];
   #readAt = 0;
   #loading: Promise<void> | undefined;
@@ -98,9 +98,10 @@ export class SlowPaths {
     if (fresh) {
       // An unreadable table on a platform that has one: assume nothing is slow rather than make
       // every call slow; the operator's --slow-path still applies.
+      // Longest first; of two mounts on one point, the later one is on top and decides.
       this.#mounts = (mounts ?? [])
-        .map((mount) => ({ path: mount.path, slow: isSlowType(mount.type) }))
-        .sort((a, b) => b.path.length - a.path.length);
+        .map((mount, order) => ({ path: mount.path, slow: isSlowType(mount.type), order }))
+        .sort((a, b) => b.path.length - a.path.length || b.order - a.order);
       this.#readAt = Date.now();
     }
     this.#slow = [...this.#mounts.filter((mount) => mount.slow).map((mount) => mount.path), ...this.#extra];

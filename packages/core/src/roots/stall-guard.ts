@@ -85,6 +85,7 @@ export class StallGuard {
 
   /** Takes a slot, waiting for one while `scope` is not given up. */
   async take(scope: Scope): Promise<void> {
+    scope.signal.throwIfAborted();
     if (this.#free > 0) {
       this.#free -= 1;
       return;
@@ -137,6 +138,8 @@ class Scope implements StallScope {
   }
 
   async enter(real: string, display: string): Promise<void> {
+    // Cancelled before it reached a slow path: stop here, not in a call that may never return.
+    this.signal.throwIfAborted();
     if (this.#entered || this.#ended || !this.#guard.paths.isSlow(real)) return;
     this.#entered = true;
     this.#display = display;
@@ -148,7 +151,7 @@ class Scope implements StallScope {
   }
 
   alive(): void {
-    if (this.#timer) this.#arm();
+    if (this.#timer && !this.#ended) this.#arm();
   }
 
   end(): void {
@@ -161,13 +164,13 @@ class Scope implements StallScope {
   #arm(): void {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      const seconds = Math.round(this.#guard.timeoutMs / 100) / 10;
+      const seconds = Math.max(0.001, Math.round(this.#guard.timeoutMs) / 1000);
       const what = this.#holds
         ? `did not answer within ${seconds} s: the network or FUSE file system it is on may be stalled`
         : `could not be reached within ${seconds} s: earlier calls on network or FUSE file systems are still waiting for theirs`;
       this.#stall.abort(
         new UserError(
-          `"${this.#display}" ${what}. Try again later, or ask the operator to check that mount.`,
+          `"${this.#display}" ${what}; try again later, or ask the operator to check that mount.`,
         ),
       );
     }, this.#guard.timeoutMs);
