@@ -21,7 +21,7 @@ const REFRESH_ELSEWHERE_MS = 30_000;
  * ```ts
  * await slowPaths.ready();                // at start-up, before the first call
  * slowPaths.add('/Volumes/share');        // --slow-path: the operator knows better
- * if (!slowPaths.isSlow(real)) readFileSync(real); // else take the asynchronous path
+ * slowPaths.isSlow(`${dir}/notes.txt`);   // false on a local disk: a synchronous read is safe
  * ```
  */
 export class SlowPaths {

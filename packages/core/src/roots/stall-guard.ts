@@ -43,10 +43,11 @@ function poolSize(): number {
  * @example
  * ```ts
  * const guard = new StallGuard({ timeoutMs: 15_000 });
- * const text = await guard.run(call.signal, async (scope) => {
- *   const file = await roots.resolve(args.path);
- *   await scope.enter(file.real, file.display);
- *   return readFile(file.real, { encoding: 'utf8', signal: scope.signal });
+ * const roots = await RootSet.create([dir]);
+ * const found = await guard.run(call.signal, async (scope) => {
+ *   // resolve enters the scope: on a slow mount the deadline and a slot apply from here on
+ *   const file = await roots.resolve('notes.txt', { scope });
+ *   return file.exists; // pass scope.signal to whatever reads it
  * });
  * ```
  */
