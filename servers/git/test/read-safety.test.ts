@@ -1,32 +1,22 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CancelledError, runProcess } from '@mcpkit/core/progress';
+import { CancelledError } from '@mcpkit/core/progress';
 import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectGitKilledOnCancel } from './e2e-cancel.js';
 import { makeSlowHistory, SLOW_FILE } from './e2e-history.js';
+import { expectExited, lastRun } from './git-runs.js';
 import { type ReadFixture, readFixture } from './read-kit.js';
 import { git } from './repo-kit.js';
 
-// Every git that streams or must die with its call runs through runProcess; recording how each run
-// ends (the real one still runs) shows whether a cancelled git was stopped or finished its work.
+// Every git that streams or must die with its call runs through runProcess; recording each run
+// (the real one still runs) shows whether a cancelled git was stopped, and that its process is gone.
 vi.mock('@mcpkit/core/progress', async (importOriginal) => {
   const real = await importOriginal<typeof import('@mcpkit/core/progress')>();
-  return { ...real, runProcess: vi.fn(real.runProcess) };
+  const { recording } = await import('./git-runs.js');
+  return { ...real, runProcess: recording(real.runProcess) };
 });
-
-/** How the last run of `git <command>` ended: 'finished' or its rejection. */
-async function lastRunOf(command: string): Promise<unknown> {
-  const mock = vi.mocked(runProcess).mock;
-  const index = mock.calls.findLastIndex(([, args]) => args.includes(command));
-  const result = mock.results[index];
-  if (result?.type !== 'return') throw new Error(`git ${command} was never run through runProcess`);
-  return (result.value as Promise<unknown>).then(
-    () => 'finished',
-    (error: unknown) => error,
-  );
-}
 
 /** Every string field of every read tool, with the arguments that make the rest of the call valid. */
 const FIELDS: Array<[tool: string, field: string, base: Record<string, unknown>]> = [
@@ -160,7 +150,10 @@ describe.each(['legacy', 'modern'] as const)('read tools under attack, %s era', 
     const blame = { repo_path: slow, path: SLOW_FILE };
     await expectGitKilledOnCancel(session, join(slow, '.git'), 'git_blame', blame);
     // Stopped by the cancel: a blame left to run would have finished (it takes seconds, not minutes).
-    expect(await lastRunOf('blame')).toBeInstanceOf(CancelledError);
+    const blameRun = lastRun('blame');
+    expect(await blameRun.ended).toBeInstanceOf(CancelledError);
+    // The very process the server started for it is gone, not only some process matching the repository.
+    await expectExited(blameRun);
     // The server takes new work at once.
     expect(textOf(await session.callTool('git_log', { max_count: 1 }))).toContain('commit 3');
   }, 60_000);

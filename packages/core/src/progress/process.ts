@@ -11,6 +11,18 @@ export interface RunProcessOptions {
   /** Stop reading (and kill the process) past this many bytes of stdout. Default 16 MiB. */
   maxOutputBytes?: number;
   input?: string;
+  /**
+   * Streams stdout: called with each piece as it arrives, while the child still runs, within the
+   * output cap (the piece that crosses it is cut, and nothing follows). The whole output is still
+   * collected and returned. A callback that throws stops the process and fails the run with its
+   * error.
+   */
+  onOutput?: (chunk: Buffer) => void;
+  /**
+   * Told the child's process id once it has started. When the run settles the child has exited,
+   * so the id no longer names it: a test can check that a cancelled child is really gone.
+   */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ProcessResult {
@@ -23,13 +35,24 @@ export interface ProcessResult {
 
 /**
  * Runs a program with an argument array (never a shell), bounded in time and output, and killed
- * when the call is cancelled: the child does not outlive the request that started it.
+ * when the call is cancelled: the child does not outlive the request that started it. With
+ * `onOutput`, stdout is also handed over piece by piece as it arrives, under the same bounds, so a
+ * long run can report progress before it ends.
  *
  * @example
  * ```ts
  * const { stdout } = await runProcess('git', ['--no-pager', 'status', '--porcelain'], {
  *   cwd: dir,
  *   signal: call.signal,
+ * });
+ * let lines = 0;
+ * await runProcess('git', ['--no-pager', 'log', '--format=%H'], {
+ *   cwd: dir,
+ *   signal: call.signal,
+ *   onOutput: (chunk) => {
+ *     for (const byte of chunk) if (byte === 10) lines++;
+ *     call.progress.report(lines, { message: `${lines} commits read` });
+ *   },
  * });
  * ```
  */
@@ -49,22 +72,39 @@ export function runProcess(command: string, args: readonly string[], options: Ru
     let outBytes = 0;
     let errBytes = 0;
     let truncated = false;
-    let why: 'cancelled' | 'timeout' | undefined;
-    const kill = (reason: 'cancelled' | 'timeout') => {
+    let why: 'cancelled' | 'timeout' | { failed: unknown } | undefined;
+    const kill = (reason: NonNullable<typeof why>) => {
       why ??= reason;
       child.kill('SIGKILL');
     };
+    // The caller's callbacks run inside stream events: a throw there would escape as an uncaught
+    // exception and take the server down, so it becomes the run's failure instead.
+    const guarded = (callback: () => void) => {
+      try {
+        callback();
+      } catch (error) {
+        kill({ failed: error });
+      }
+    };
+    const { onOutput, onSpawn } = options;
+    if (onSpawn && child.pid !== undefined) {
+      const pid = child.pid;
+      guarded(() => onSpawn(pid));
+    }
     const onAbort = () => kill('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => kill('timeout'), options.timeoutMs ?? 30_000);
     child.stdout.on('data', (chunk: Buffer) => {
-      if (truncated) return;
+      if (truncated || why !== undefined) return;
       outBytes += chunk.byteLength;
+      let kept = chunk;
       if (outBytes > maxOut) {
         truncated = true;
-        out.push(chunk.subarray(0, chunk.byteLength - (outBytes - maxOut)));
+        kept = chunk.subarray(0, chunk.byteLength - (outBytes - maxOut));
         child.kill('SIGKILL');
-      } else out.push(chunk);
+      }
+      out.push(kept);
+      if (onOutput && kept.byteLength > 0) guarded(() => onOutput(kept));
     });
     child.stderr.on('data', (chunk: Buffer) => {
       // stderr is for diagnostics: keep the first 64 KiB only.
@@ -83,6 +123,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       options.signal?.removeEventListener('abort', onAbort);
       if (why === 'cancelled') return reject(new CancelledError());
       if (why === 'timeout') return reject(new UserError(`"${command}" took too long and was stopped.`));
+      if (why !== undefined) return reject(why.failed);
       resolve({
         code,
         stdout: Buffer.concat(out).toString('utf8'),

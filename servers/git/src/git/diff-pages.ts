@@ -52,6 +52,8 @@ export interface DiffPageRequest {
   /** Bytes of diff text this page may hold; told the files on the first page (the overview needs room). */
   pageBytes: (files: readonly FileStat[] | undefined) => number;
   signal: AbortSignal;
+  /** Called with the diff's output as it arrives (see `output-progress.ts`). */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface DiffPage {
@@ -116,6 +118,7 @@ async function run(request: DiffPageRequest, extra: readonly string[], maxOutput
     signal: request.signal,
     maxOutputBytes,
     timeoutMs: READ_TIMEOUT_MS,
+    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
   });
   if (!result.truncated && result.code !== 0) {
     // The file a cursor resumes in is no longer in the diff.

@@ -9,6 +9,7 @@ import * as z from 'zod';
 import type { GitCall } from '../context.js';
 import { diffPage, MAX_DIFF_READ } from './diff-pages.js';
 import { DIFF_SAFETY } from './hardening.js';
+import { outputProgress, PATCH_FILES } from './output-progress.js';
 import { type FileStat, overviewText } from './parse-numstat.js';
 import { keyOf } from './read-cursor.js';
 import type { Repository } from './repository.js';
@@ -84,7 +85,8 @@ export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, s
   const limit = call.app.outputLimitBytes;
   let files: FileStat[] | undefined;
   let lead = '';
-  call.progress.report(0, { total: 1, message: 'Reading the diff' });
+  const reading = outputProgress(call.progress, PATCH_FILES);
+  reading.start('Reading the diff');
   const page = await diffPage({
     repo,
     options: [...spec.command, ...DIFF_SAFETY, '--no-color', `--unified=${args.context_lines}`],
@@ -105,8 +107,9 @@ export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, s
       return Math.max(1024, Math.min(args.max_bytes ?? room, room));
     },
     signal: call.signal,
+    onOutput: reading.onOutput,
   });
-  call.progress.report(1, { total: 1 });
+  reading.finish();
   if (page.files && page.files.length === 0 && page.text === '') {
     const text = spec.header ? `${spec.title}:\n${spec.header}\n\n${spec.empty}` : spec.empty;
     return { text, structured: { files: [], page: 1 } };

@@ -39,6 +39,8 @@ export interface LogPageRequest {
   /** Pathspecs after `--`. A path-limited log resumes with `--skip` only (history simplification). */
   specs: readonly string[];
   signal: AbortSignal;
+  /** Called with git's output as it arrives (see `output-progress.ts`). */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface LogPage {
@@ -91,7 +93,12 @@ async function run(request: LogPageRequest, maxOutputBytes: number) {
   const argv = ['log', '-z', '--no-color', '--encoding=UTF-8', LOG_FORMAT, `--max-count=${request.size + 1}`];
   if (start.s > 0) argv.push(`--skip=${start.s}`);
   argv.push(...request.filters, '--end-of-options', start.h, '--', ...request.specs);
-  const out = await repo.runRaw(argv, { signal: request.signal, maxOutputBytes, timeoutMs: READ_TIMEOUT_MS });
+  const out = await repo.runRaw(argv, {
+    signal: request.signal,
+    maxOutputBytes,
+    timeoutMs: READ_TIMEOUT_MS,
+    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+  });
   if (!out.truncated && out.code !== 0)
     throw gitError('git log', new GitFailed('log', out), [[repo.top, '.']]);
   return { commits: parseLog(out.stdout), truncated: out.truncated };

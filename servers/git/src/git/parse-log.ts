@@ -9,6 +9,9 @@ import * as z from 'zod';
 /** The fields of a commit record, in order. */
 const COMMIT_FIELDS = ['%H', '%P', '%an', '%ae', '%aI', '%cI', '%s', '%b'] as const;
 
+/** NULs that end one commit of {@link LOG_FORMAT} output: one after each field (`-z` ends the last). */
+export const LOG_RECORD_FIELDS = COMMIT_FIELDS.length;
+
 /** The `--format` of {@link parseLog}; use it with `-z`. */
 export const LOG_FORMAT = `--format=tformat:${COMMIT_FIELDS.join('%x00')}`;
 

@@ -5,6 +5,9 @@
  */
 const FIELDS = ['%H', '%gd', '%gn', '%gs'] as const;
 
+/** NULs that end one entry of {@link REFLOG_FORMAT} output: one after each field. */
+export const REFLOG_RECORD_FIELDS = FIELDS.length;
+
 /** The `--format` of {@link parseReflog}; use it with `-z` and `--date=unix`. */
 export const REFLOG_FORMAT = `--format=tformat:${FIELDS.join('%x00')}`;
 

@@ -32,6 +32,8 @@ export interface RunOptions {
   input?: string;
   /** Exit codes that are not failures (e.g. 1 for `diff --exit-code`). Default: 0 only. */
   okCodes?: readonly number[];
+  /** Called with each piece of stdout as it arrives: what a long read counts its progress by. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 /**
@@ -87,6 +89,7 @@ export class Repository {
       ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });
   }
 

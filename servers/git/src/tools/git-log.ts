@@ -11,7 +11,8 @@ import * as z from 'zod';
 import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { checkDate } from '../git/dates.js';
 import { readLogPage } from '../git/log-pages.js';
-import { CommitSchema } from '../git/parse-log.js';
+import { logRecords, outputProgress } from '../git/output-progress.js';
+import { CommitSchema, LOG_RECORD_FIELDS } from '../git/parse-log.js';
 import { decodeCursor, keyOf } from '../git/read-cursor.js';
 import { headCommit, pathspecs, resolveCommit } from '../git/values.js';
 
@@ -70,7 +71,8 @@ export const gitLog = defineTool({
       return { text: 'The repository has no commits yet.', structured: { commits: [] } };
 
     const size = Math.min(args.max_count, call.app.resultPageSize);
-    call.progress.report(0, { total: size, message: 'Reading the history' });
+    const reading = outputProgress(call.progress, logRecords(LOG_RECORD_FIELDS, ['commit', 'commits']), size);
+    reading.start('Reading the history');
     const filters = [...(since ? [`--since=${since}`] : []), ...(until ? [`--until=${until}`] : [])];
     const { commits, text, next } = await readLogPage({
       repo,
@@ -80,11 +82,12 @@ export const gitLog = defineTool({
       filters,
       specs,
       signal: call.signal,
+      onOutput: reading.onOutput,
     });
     const nextCursor = next
       ? encodeBoundCursor<LogPosition>(call.app.cursors, 'git_log', key, { h: next.h, s: next.s })
       : undefined;
-    call.progress.report(commits.length, { total: commits.length });
+    reading.finish();
     const lines = [commits.length > 0 ? `Commit history:\n\n${text}` : 'No commits match.'];
     if (nextCursor) {
       lines.push(`\n[More commits follow: call git_log with the same arguments and cursor "${nextCursor}".]`);

@@ -9,7 +9,8 @@ import { encodeBoundCursor } from '@mcpkit/core/pagination';
 import * as z from 'zod';
 import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { GitFailed, gitError } from '../git/errors.js';
-import { parseReflog, REFLOG_FORMAT, reflogLine } from '../git/parse-reflog.js';
+import { logRecords, outputProgress } from '../git/output-progress.js';
+import { parseReflog, REFLOG_FORMAT, REFLOG_RECORD_FIELDS, reflogLine } from '../git/parse-reflog.js';
 import { decodeCursor, keyOf } from '../git/read-cursor.js';
 import { READ_TIMEOUT_MS, type Repository } from '../git/repository.js';
 import { checkValue, shown } from '../git/values.js';
@@ -59,7 +60,17 @@ export const gitReflog = defineTool({
       full,
       '--',
     );
-    const out = await repo.runRaw(argv, { signal: call.signal, timeoutMs: READ_TIMEOUT_MS });
+    const reading = outputProgress(
+      call.progress,
+      logRecords(REFLOG_RECORD_FIELDS, ['entry', 'entries']),
+      size,
+    );
+    reading.start('Reading the reflog');
+    const out = await repo.runRaw(argv, {
+      signal: call.signal,
+      timeoutMs: READ_TIMEOUT_MS,
+      onOutput: reading.onOutput,
+    });
     if (out.code !== 0) throw gitError('git reflog', new GitFailed('log', out), [[repo.top, '.']]);
     const read = parseReflog(out.stdout, skip);
     const entries = read.slice(0, size);
@@ -67,6 +78,7 @@ export const gitReflog = defineTool({
       read.length > size
         ? encodeBoundCursor<ReflogPosition>(call.app.cursors, 'git_reflog', key, { s: skip + size })
         : undefined;
+    reading.finish();
     const text =
       entries.length > 0
         ? [`Reflog of ${full}:`, ...entries.map(reflogLine)]
