@@ -28,7 +28,7 @@ vi.mock('node:fs', async (original) => {
 void stalling;
 void watchingSync;
 
-const ERAS = ['2025-11-25', '2026-07-28'] as const;
+const ERAS = ['legacy', 'modern'] as const;
 const TIMEOUT_MS = 300;
 
 describe('a stalled mount', () => {
@@ -54,33 +54,46 @@ describe('a stalled mount', () => {
     await w.cleanup();
   });
 
-  const serve = async (slots: number) => {
+  const serve = async (slots: number, timeoutMs = TIMEOUT_MS) => {
     const roots = await RootSet.create([w.allowed, slow]);
-    const app = createFilesystemApp({ roots, stallGuard: new StallGuard({ timeoutMs: TIMEOUT_MS, slots }) });
+    const app = createFilesystemApp({ roots, stallGuard: new StallGuard({ timeoutMs, slots }) });
     apps.push(app);
     return app;
   };
 
   describe.each(ERAS)('%s', (era) => {
-    it('answers the other root while a call on the stalled one waits, then ends that call with a sentence', async () => {
-      const session = await connect(await serve(2), { era });
+    it('answers the other root while a call on the stalled one waits, and still takes its cancel', async () => {
+      // A deadline far beyond the test: the stuck call can only end by its cancel.
+      const session = await connect(await serve(2, 600_000), { era });
       stall(layer);
+      const controller = new AbortController();
       let settled = false;
-      const stuck = session.callTool('read_text_file', { path: join(slow, 'notes.txt') }).finally(() => {
-        settled = true;
-      });
+      const stuck = session
+        .callTool('read_text_file', { path: join(slow, 'notes.txt') }, { signal: controller.signal })
+        .finally(() => {
+          settled = true;
+        });
       await layer.held;
       const local = await session.callTool('read_text_file', { path: join(w.allowed, 'local.txt') });
       expect(textOf(local)).toContain('on the local disk');
-      const listing = await session.callTool('list_directory', { path: w.allowed });
+      const listing = await session.callTool('list_directory_with_sizes', { path: w.allowed });
       expect(textOf(listing)).toContain('local.txt');
       expect(settled).toBe(false);
 
-      const answer = await stuck;
+      controller.abort();
+      await expect(stuck).rejects.toThrow();
+      expect(layer.syncCalls).toEqual([]);
+      await session.close();
+    });
+
+    it('ends a stalled call at its deadline with one sentence that names no host path', async () => {
+      const session = await connect(await serve(2), { era });
+      stall(layer);
+      const answer = await session.callTool('read_text_file', { path: join(slow, 'notes.txt') });
       expect(answer.isError).toBe(true);
       const text = textOf(answer);
       expect(text).toMatch(
-        /^"mount\/notes\.txt" did not answer within 0\.3 s: .* may be stalled; try again later/,
+        /^"mount\/notes\.txt" did not answer within 0\.3 s: .* may be stalled; try again later[^.]*\.$/,
       );
       expect(text).not.toContain(w.base);
       expect(layer.syncCalls).toEqual([]);
@@ -109,6 +122,24 @@ describe('a stalled mount', () => {
       }
       expect(layer.maxInFlight).toBeLessThanOrEqual(2);
       expect(layer.syncCalls).toEqual([]);
+      await session.close();
+    });
+
+    it('lists resources and completes paths with the stalled root left out, not waited for', async () => {
+      const session = await connect(await serve(2), { era });
+      stall(layer);
+      const listed = await session.client.listResources();
+      const names = listed.resources.map((resource) => resource.name);
+      expect(names).toContain('local.txt');
+      expect(names).not.toContain('notes.txt');
+      const ref = { type: 'ref/resource' as const, uri: 'file://{+path}' };
+      const stalled = await session.client.complete({ ref, argument: { name: 'path', value: `${slow}/` } });
+      expect(stalled.completion.values).toEqual([]);
+      const local = await session.client.complete({
+        ref,
+        argument: { name: 'path', value: `${w.allowed}/` },
+      });
+      expect(local.completion.values).toContain(`${w.allowed}/local.txt`);
       await session.close();
     });
 

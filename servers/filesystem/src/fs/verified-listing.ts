@@ -18,11 +18,23 @@ export async function listDirectory(path: string): Promise<Dirent[]> {
   if (!hasProcFd()) return readdir(path, { withFileTypes: true });
   // On a network or FUSE file system even the O_PATH open looks the path up there, and may stall:
   // it goes through the thread pool instead (see `@mcpkit/core/roots`'s slow paths).
-  const fd = slowPaths.isSlow(path) ? await openVerifiedAsync(path) : openVerified(path);
+  if (slowPaths.isSlow(path)) return listThroughPool(path);
+  const fd = openVerified(path);
   try {
     return await readdir(`/proc/self/fd/${fd}`, { withFileTypes: true });
   } finally {
     closeSync(fd);
+  }
+}
+
+async function listThroughPool(path: string): Promise<Dirent[]> {
+  const handle = await open(path, DIR_FLAGS);
+  try {
+    verify(handle.fd, path);
+    return await readdir(`/proc/self/fd/${handle.fd}`, { withFileTypes: true });
+  } finally {
+    // Through the handle: a number closed behind its back would be closed again when it is collected.
+    await handle.close();
   }
 }
 
@@ -40,23 +52,22 @@ export function listDirectorySync(path: string): Dirent[] {
 // An O_PATH open does no I/O on a local disk (no permission or content check): synchronous, it
 // costs microseconds, where a trip through the thread pool costs more than the call itself.
 function openVerified(path: string): number {
-  return verified(openSync(path, DIR_FLAGS), path);
-}
-
-async function openVerifiedAsync(path: string): Promise<number> {
-  const handle = await open(path, DIR_FLAGS);
-  // The number outlives the handle object: the caller closes it with closeSync, as for the others.
-  return verified(handle.fd, path);
+  const fd = openSync(path, DIR_FLAGS);
+  try {
+    verify(fd, path);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
 }
 
 // Reading the descriptor's path back from /proc asks the kernel, never the file system.
-function verified(fd: number, path: string): number {
+function verify(fd: number, path: string): void {
   const expected = path.length > 1 && path.endsWith(sep) ? path.slice(0, -1) : path;
   if (readlinkSync(`/proc/self/fd/${fd}`) !== expected) {
-    closeSync(fd);
     throw Object.assign(new Error('The directory changed while it was being listed.'), { code: 'ENOTDIR' });
   }
-  return fd;
 }
 
 /** A listing slower than this was real I/O (a cold cache, a network file system), not a cached read. */

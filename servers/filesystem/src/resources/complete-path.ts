@@ -1,5 +1,5 @@
 import { dirname, join, sep } from 'node:path';
-import type { RootSet } from '@mcpkit/core/roots';
+import type { RootSet, StallGuard, StallScope } from '@mcpkit/core/roots';
 import { isSensitive } from '../fs/sensitive.js';
 import { listDirectory } from '../fs/verified-listing.js';
 
@@ -11,20 +11,22 @@ import { listDirectory } from '../fs/verified-listing.js';
 export async function completePath(
   roots: RootSet,
   typed: string,
-  options: { directoriesOnly?: boolean; allowSensitive?: boolean } = {},
+  options: { directoriesOnly?: boolean; allowSensitive?: boolean; stallGuard?: StallGuard } = {},
 ): Promise<string[]> {
   if (typed === '') return roots.roots.map((r) => r.path + sep);
   const dir = typed.endsWith('/') || typed.endsWith(sep) ? typed : dirname(typed);
-  let real: string;
-  try {
-    const resolved = await roots.resolve(dir);
-    if (!resolved.exists) return [];
-    real = resolved.real;
-  } catch {
-    return [];
-  }
+  // A completion has no cancel of its own: on a stalled mount the guard's deadline ends it, empty.
+  const never = new AbortController().signal;
+  const read = async (scope?: StallScope) => {
+    const resolved = await roots.resolve(dir, { scope });
+    return resolved.exists ? { real: resolved.real, entries: await listDirectory(resolved.real) } : undefined;
+  };
+  const found = await (options.stallGuard ? options.stallGuard.run(never, read) : read()).catch(
+    () => undefined,
+  );
+  if (found === undefined) return [];
+  const { real, entries } = found;
   const base = dir.endsWith(sep) || dir.endsWith('/') ? dir : dir + sep;
-  const entries = await listDirectory(real).catch(() => []);
   return entries
     .filter((e) => !options.directoriesOnly || e.isDirectory())
     .filter((e) => options.allowSensitive || !isSensitive(join(real, e.name)))

@@ -39,8 +39,15 @@ function looksBinary(bytes: Uint8Array): boolean {
 async function topFiles(lookup: FsLookup) {
   const roots = await lookup.roots();
   const resources = [];
+  const never = new AbortController().signal;
   for (const root of roots.roots) {
-    const entries = await listDirectory(root.path).catch(() => []);
+    // A root on a stalled mount is left out after the guard's deadline, not waited for.
+    const entries = await lookup.context.stallGuard
+      .run(never, async (scope) => {
+        await scope.enter(root.path, root.name);
+        return listDirectory(root.path);
+      })
+      .catch(() => []);
     for (const e of entries) {
       const path = join(root.path, e.name);
       if (!e.isFile() || (!lookup.context.allowSensitive && isSensitive(path))) continue;
@@ -85,7 +92,10 @@ export const file = defineResourceTemplate(
     list: topFiles,
     complete: {
       path: async (typed, lookup) =>
-        completePath(await lookup.roots(), typed, { allowSensitive: lookup.context.allowSensitive }),
+        completePath(await lookup.roots(), typed, {
+          allowSensitive: lookup.context.allowSensitive,
+          stallGuard: lookup.context.stallGuard,
+        }),
     },
     async read(uri, _variables, call) {
       const path = uriToPath(uri.href);
