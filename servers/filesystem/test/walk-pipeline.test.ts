@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createCursorCodec, type PageSource } from '@mcpkit/core/pagination';
+import { slowPaths } from '@mcpkit/core/roots';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Hidden, listingFilter } from '../src/fs/listing.js';
 import { boundedPage, type Positioned } from '../src/fs/paging.js';
@@ -42,14 +43,14 @@ describe('listings inline, then through the thread pool once they turn slow', ()
   });
 
   it('lists inline while listings are quick', () => {
-    const lister = new WalkLister();
+    const lister = new WalkLister(w.allowed);
     for (let i = 0; i < 20; i++) expect(Array.isArray(lister.list(w.allowed))).toBe(true);
     expect(lister.sync).toBe(true);
   });
 
   it('switches after a few slow listings, not after one (a pause of the process is not the disk)', async () => {
     slowClock();
-    const lister = new WalkLister();
+    const lister = new WalkLister(w.allowed);
     lister.list(w.allowed);
     lister.list(w.allowed);
     expect(lister.sync).toBe(true);
@@ -58,6 +59,20 @@ describe('listings inline, then through the thread pool once they turn slow', ()
     const later = lister.list(join(w.allowed, 'a'));
     expect(later).toBeInstanceOf(Promise);
     expect((await later).map((d) => d.name).sort()).toEqual(['b', 'd']);
+  });
+
+  it('never lists inline or ahead on a network or FUSE mount', async () => {
+    slowPaths.add(w.allowed);
+    try {
+      const lister = new WalkLister(w.allowed);
+      expect(lister.sync).toBe(false);
+      expect(lister.mayReadAhead(join(w.allowed, 'a'))).toBe(false);
+      const listing = lister.list(w.allowed);
+      expect(listing).toBeInstanceOf(Promise);
+      expect((await listing).map((d) => d.name)).toContain('top.txt');
+    } finally {
+      slowPaths.clearAdded();
+    }
   });
 
   it('walks the same entries in the same order either way, reading ahead once asynchronous', async () => {
