@@ -16,18 +16,11 @@ export interface FetchContext {
   readonly policy: AddressPolicy;
   /** robots.txt for tool calls; `undefined` when the operator gave --ignore-robots-txt. */
   readonly robots: RobotsChecker | undefined;
-  /** Fetched pages, revalidated with conditional GETs once stale. */
-  readonly pages: PageCache;
   /**
-   * Told `'stored'` (detail: the URL) each time a page enters or is replaced in the cache, so the
-   * cache resources can announce `list_changed` and `resources/updated`.
+   * Fetched pages, revalidated with conditional GETs once stale. It dispatches `'stored'` when an
+   * entry changes, which the cache resources announce (resources/cache-notifications.ts).
    */
-  readonly cacheEvents: EventTarget;
-}
-
-/** Tells the cache resources that `url` was stored or replaced. */
-export function announceStored(context: FetchContext, url: string): void {
-  context.cacheEvents.dispatchEvent(new CustomEvent('stored', { detail: url }));
+  readonly pages: PageCache;
 }
 
 export const { defineTool, definePrompt, defineResource, defineResourceTemplate } =

@@ -75,11 +75,10 @@ export function createFetchApp(options: FetchOptions = {}): App<FetchContext> {
             pages: new PageCache(
               options.revalidateIntervalMs ? { revalidateIntervalMs: options.revalidateIntervalMs } : {},
             ),
-            cacheEvents: new EventTarget(),
           };
           // From the start, not from the first resource request: every client hears list_changed
           // as the cache fills.
-          linkCacheNotifications(context, app.hub);
+          linkCacheNotifications(context.pages, app.hub);
           return context;
         },
         // The conversion threads are shared by every app of the process; after a close the next

@@ -4,7 +4,8 @@
  * same HTML caps as the Markdown conversion.
  */
 import { describe, expect, it } from 'vitest';
-import { extractLinks } from '../src/html/links.js';
+import { extractLinks, MAX_LIST_CHARS } from '../src/html/links.js';
+import { MAX_URL_LENGTH } from '../src/net/url-length.js';
 
 const url = new URL('https://site.example/dir/page.html');
 
@@ -64,6 +65,28 @@ describe('extractLinks', () => {
     const { links } = extractLinks(`<a href="/long">${'word '.repeat(100)}</a>`, url);
     expect(links[0]?.text.length).toBe(200);
     expect(links[0]?.text.endsWith('…')).toBe(true);
+  });
+
+  it('leaves out links longer than fetch accepts', () => {
+    const long = `https://site.example/${'a'.repeat(MAX_URL_LENGTH)}/`;
+    const html = `<base href="${long}"><a href="x">too long</a><a href="https://site.example/short">short</a>`;
+    expect(extractLinks(html, url).links).toEqual([{ url: 'https://site.example/short', text: 'short' }]);
+  });
+
+  // Short relative links under a long base: the page is small, the list it resolves to is not.
+  it('bounds the whole list, and says where it stopped', () => {
+    const base = `https://site.example/${'b'.repeat(7_900)}/`;
+    const count = Math.ceil(MAX_LIST_CHARS / base.length) + 100;
+    const anchors = Array.from({ length: count }, (_, i) => `<a href="?${i}">${i}</a>`).join('');
+    const { links, notes } = extractLinks(`<base href="${base}">${anchors}`, url);
+    const chars = links.reduce((sum, link) => sum + link.url.length + link.text.length, 0);
+    expect(chars).toBeLessThanOrEqual(MAX_LIST_CHARS);
+    expect(links.length).toBeGreaterThan(count - 200);
+    expect(links.length).toBeLessThan(count);
+    expect(links.at(-1)?.url).toBe(`${base}?${links.length - 1}`);
+    expect(notes).toContain(
+      `Only the first ${links.length} links are listed: the page's links pass ${MAX_LIST_CHARS} characters of addresses and text.`,
+    );
   });
 
   // The notes prove the caps acted (no clock: a loaded machine varies); a page they missed would

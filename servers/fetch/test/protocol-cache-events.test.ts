@@ -2,11 +2,10 @@
  * What the cache's 'stored' events announce, heard through a recording hub (no debounce, no
  * client): a new page is a list change and an update of its URI; the same bytes stored again
  * announce nothing; changed bytes announce both; a page evicted or gone is an update of its URI.
+ * The cache dispatches the events itself: the tests only fetch through it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageCache } from '../src/cache/page-cache.js';
-import { announceStored, type FetchContext } from '../src/context.js';
-import { createAddressPolicy } from '../src/net/address-policy.js';
+import { PageCache, STORED } from '../src/cache/page-cache.js';
 import { linkCacheNotifications } from '../src/resources/cache-notifications.js';
 import { cacheUri } from '../src/resources/cache-uri.js';
 import { testClient } from './support/clients.js';
@@ -15,6 +14,7 @@ import { type LocalServer, startServer, text } from './support/local-server.js';
 describe('cache events', () => {
   let server: LocalServer;
   let body = 'first';
+  let gone = false;
   beforeAll(async () => {
     server = await startServer({
       '/a': (_req, res) => {
@@ -23,6 +23,13 @@ describe('cache events', () => {
       },
       '/b': text('b', 'text/plain'),
       '/c': text('c', 'text/plain'),
+      // 200 with an ETag; 304 when asked with it; 404 once `gone` is set.
+      '/tagged': (req, res) => {
+        if (gone) res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
+        else if (req.headers['if-none-match'] === '"v1"') res.writeHead(304).end();
+        else res.writeHead(200, { 'content-type': 'text/plain', etag: '"v1"' }).end('tagged');
+      },
+      '/no-store': text('private', 'text/plain', { 'cache-control': 'no-store' }),
     });
   });
   afterAll(() => server.close());
@@ -30,25 +37,18 @@ describe('cache events', () => {
   const setup = (maxEntries = 10) => {
     const client = testClient({ dns: { 'site.test': ['127.0.0.1'] }, allowHosts: ['site.test'] });
     // freshForMs 0: every fetch asks the server again, as a stale entry would.
-    const context: FetchContext = {
-      client,
-      policy: createAddressPolicy({ hosts: ['site.test'] }),
-      robots: undefined,
-      pages: new PageCache({ maxEntries, freshForMs: 0 }),
-      cacheEvents: new EventTarget(),
-    };
+    const pages = new PageCache({ maxEntries, freshForMs: 0 });
     const heard: string[] = [];
-    linkCacheNotifications(context, {
+    linkCacheNotifications(pages, {
       listChanged: (kind) => void heard.push(`list ${kind}`),
       resourceUpdated: (uri) => void heard.push(`updated ${uri}`),
     });
     const store = async (path: string) => {
       const url = server.url(path, 'site.test');
-      await context.pages.fetch(client, url);
-      announceStored(context, url);
+      await pages.fetch(client, url);
       return url;
     };
-    return { context, heard, store, close: () => client.close() };
+    return { pages, client, heard, store, close: () => client.close() };
   };
 
   it('announces a new page, nothing for the same bytes, and a change', async () => {
@@ -65,9 +65,38 @@ describe('cache events', () => {
     await close();
   });
 
+  it('dispatches stored once per change of an entry, and the change is announced once', async () => {
+    const { pages, client, heard, close } = setup();
+    const events: string[] = [];
+    pages.addEventListener(STORED, (event) => events.push((event as CustomEvent<string>).detail));
+    const url = server.url('/tagged', 'site.test');
+    gone = false;
+    await pages.fetch(client, url);
+    expect(events).toEqual([url]);
+    expect(heard).toEqual([`updated ${cacheUri(url)}`, 'list resources']);
+    // A 304 changes nothing: no event, nothing announced.
+    expect((await pages.revalidate(client, url))?.source).toBe('revalidated');
+    expect(events).toEqual([url]);
+    // Gone: the entry is removed, which is one more event and one announcement.
+    gone = true;
+    await pages.revalidate(client, url);
+    expect(pages.peek(url)).toBeUndefined();
+    expect(events).toEqual([url, url]);
+    expect(heard).toEqual([
+      `updated ${cacheUri(url)}`,
+      'list resources',
+      `updated ${cacheUri(url)}`,
+      'list resources',
+    ]);
+    // A response never stored (no-store) leaves the cache as it was: no event.
+    await pages.fetch(client, server.url('/no-store', 'site.test'));
+    expect(events).toHaveLength(2);
+    await close();
+  });
+
   it('links once however often it is asked', async () => {
-    const { context, heard, store, close } = setup();
-    linkCacheNotifications(context, {
+    const { pages, heard, store, close } = setup();
+    linkCacheNotifications(pages, {
       listChanged: () => void heard.push('second listener'),
       resourceUpdated: () => void heard.push('second listener'),
     });

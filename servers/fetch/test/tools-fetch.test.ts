@@ -56,7 +56,7 @@ describe.each(ERAS)('fetch, %s era', (era) => {
     fx = await toolsFixture(era);
     const url = fx.url('/article');
     const stored: string[] = [];
-    fx.app.context.cacheEvents.addEventListener('stored', (event) =>
+    fx.app.context.pages.addEventListener('stored', (event) =>
       stored.push((event as CustomEvent<string>).detail),
     );
     for (const start of [0, 1000, 2000])

@@ -5,6 +5,11 @@
  * are stored, never a `Cache-Control: no-store` one; the cache is bounded by entries and bytes.
  * The same entries back the `fetch://cache/…` resources, whose subscriptions call
  * {@link PageCache.revalidate} every `revalidateIntervalMs`.
+ *
+ * The cache itself says when an entry changed: a `'stored'` event (a `CustomEvent` whose detail
+ * is the URL) each time a response is stored or replaces an entry, and when a response removes
+ * one. Whoever fetched the page has nothing to announce; resources/cache-notifications.ts turns
+ * the events into protocol notifications.
  */
 import { UserError } from '@mcpkit/core/errors';
 import type { GuardedClient, RequestOptions } from '../net/guarded-client.js';
@@ -89,22 +94,27 @@ function storable(
   return status === 200 && !truncated && !/\bno-store\b/.test(control);
 }
 
+/** The event a {@link PageCache} dispatches when an entry was stored, replaced or removed. */
+export const STORED = 'stored';
+
 /**
  * The page cache and the fetch that goes through it.
  *
  * @example
  * ```ts
  * const pages = new PageCache({ maxEntries: 64, maxBytes: 32 * 1024 * 1024 });
+ * pages.addEventListener(STORED, (event) => console.log((event as CustomEvent<string>).detail));
  * const { page, source } = await pages.fetch(client, 'https://example.com/long-article');
  * ```
  */
-export class PageCache {
+export class PageCache extends EventTarget {
   readonly #cache: LruCache<string, CachedPage>;
   readonly #freshForMs: number;
   readonly #now: () => number;
   #revalidateIntervalMs: number;
 
   constructor(options: PageCacheOptions = {}) {
+    super();
     this.#cache = new LruCache({
       maxEntries: options.maxEntries ?? 64,
       maxWeight: options.maxBytes ?? 32 * 1024 * 1024,
@@ -236,8 +246,11 @@ export class PageCache {
       ...(unchanged && known.markdown !== undefined ? { markdown: known.markdown } : {}),
       ...(unchanged && known.title !== undefined ? { title: known.title } : {}),
     };
-    if (storable(result.status, result.headers, result.truncated)) this.#cache.set(key, page);
-    else this.#cache.delete(key);
+    // Unlike a 304 above, this changes the entry: stored, replaced, or removed (a no-store, failed
+    // or too heavy response). Nothing happened only if nothing was stored before or after.
+    const had = this.#cache.delete(key);
+    const kept = storable(result.status, result.headers, result.truncated) && this.#cache.set(key, page);
+    if (kept || had) this.dispatchEvent(new CustomEvent(STORED, { detail: key }));
     return { page, source: 'network' };
   }
 }

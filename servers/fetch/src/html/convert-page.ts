@@ -1,11 +1,12 @@
 /**
- * The one entry the tools use to turn a fetched body into text. HTML is converted in a worker
- * thread with a hard deadline (convert-workers.ts), so a page that is slow to convert never
- * blocks the other calls of the server and is stopped when its time is up or its call is
- * cancelled.
+ * The one entry the tools use to turn a fetched body into text or into its links. HTML is read in
+ * a worker thread with a hard deadline (convert-workers.ts), so a page that is slow to convert, or
+ * has a storm of links, never blocks the other calls of the server and is stopped when its time
+ * is up or its call is cancelled.
  */
 import { throwIfAborted } from '@mcpkit/core/progress';
-import { ConvertWorkers } from './convert-workers.js';
+import { type ConvertJob, ConvertWorkers } from './convert-workers.js';
+import type { PageLinks } from './links.js';
 import type { HtmlLimits } from './normalize-html.js';
 import { type PageContent, pageContent } from './page-content.js';
 
@@ -21,11 +22,11 @@ export interface ConvertOptions {
 }
 
 /**
- * Time one page may take to convert. The largest article the caps of normalize-html.ts let
- * through (3 MB, cut by the cost budget at 1.8 M characters) took 3.4–6.6 s in a warm thread on
- * two shared, loaded cores. The worst hostile shapes (storms of links, images, breaks, list
- * items; lists nested to the list cap) take 1–2.5 s of CPU each; the deadline is for what the
- * cost model has not foreseen.
+ * Time one page may take to convert, or to list its links. The largest article the caps of
+ * normalize-html.ts let through (3 MB, cut by the cost budget at 1.8 M characters) took 3.4–6.6 s
+ * in a warm thread on two shared, loaded cores. The worst hostile shapes (storms of links,
+ * images, breaks, list items; lists nested to the list cap) take 1–2.5 s of CPU each; the
+ * deadline is for what the cost model has not foreseen.
  */
 export const CONVERT_TIMEOUT_MS = 15_000;
 
@@ -75,14 +76,38 @@ export async function convertPage(
       raw: true,
       ...(options.limits ? { limits: options.limits } : {}),
     });
-  return workers.convert({
+  return workers.convert(job(body, contentType, url, options));
+}
+
+function job(body: Uint8Array, contentType: string, url: URL, options: ConvertOptions): ConvertJob {
+  return {
     body,
     contentType,
     url,
     ...(options.limits ? { limits: options.limits } : {}),
     timeoutMs: options.timeoutMs ?? CONVERT_TIMEOUT_MS,
     ...(options.signal ? { signal: options.signal } : {}),
-  });
+  };
+}
+
+/**
+ * The links of a fetched HTML body (see links.ts), listed in a conversion thread under the same
+ * deadline, heap and HTML caps as a conversion. Rejects with a sentence for a body that is not
+ * HTML. `raw` does not apply.
+ *
+ * @example
+ * ```ts
+ * const { links } = await listLinks(page.body, page.contentType, new URL(page.finalUrl), { sameOrigin: true });
+ * ```
+ */
+export async function listLinks(
+  body: Uint8Array,
+  contentType: string,
+  url: URL,
+  options: Omit<ConvertOptions, 'raw'> & { sameOrigin?: boolean } = {},
+): Promise<PageLinks> {
+  throwIfAborted(options.signal);
+  return workers.links(job(body, contentType, url, options), options.sameOrigin === true);
 }
 
 /** Stops the conversion threads (when the app closes); a later conversion starts a fresh one. */
@@ -90,7 +115,7 @@ export function closeConvertWorkers(): Promise<void> {
   return workers.close();
 }
 
-/** The conversion threads alive now, for tests and diagnostics. */
-export function convertThreads(): { count: number; ids: number[] } {
-  return { count: workers.threads, ids: workers.threadIds() };
+/** The conversion threads alive now, and how many are working on a page, for tests and diagnostics. */
+export function convertThreads(): { count: number; ids: number[]; busy: number } {
+  return { count: workers.threads, ids: workers.threadIds(), busy: workers.busy };
 }

@@ -1,28 +1,31 @@
 /**
- * The conversion worker: it turns one fetched body at a time into Markdown (page-content.ts) off
- * the server's event loop, so a page that is slow to convert delays only itself and can be
- * stopped by terminating this thread (convert-workers.ts does, at the deadline or on cancel).
+ * The conversion worker: it turns one fetched body at a time into Markdown (page-content.ts) or
+ * into its list of links (links.ts) off the server's event loop, so a page that is slow to read
+ * delays only itself and can be stopped by terminating this thread (convert-workers.ts does, at
+ * the deadline or on cancel).
  *
  * This file runs as compiled JavaScript (dist/html/convert-worker.js), beside the tsc output of
  * its siblings, also when the server runs as the bundle.
  */
 import { parentPort } from 'node:worker_threads';
 import { isUserError } from '@mcpkit/core/errors';
-import type { ConvertReply, ConvertRequest, WorkerMessage } from './convert-protocol.js';
+import type { ConvertReply, ConvertRequest, TaskResult, WorkerMessage } from './convert-protocol.js';
+import { pageLinks } from './links.js';
 import { pageContent } from './page-content.js';
 
 const port = parentPort;
 if (!port) throw new Error('convert-worker.js runs only as a worker thread.');
 
-function convert(request: ConvertRequest): ConvertReply {
+function run({ task, body, contentType, url, limits }: ConvertRequest): TaskResult {
+  const options = limits ? { limits } : {};
+  if (task.kind === 'links')
+    return pageLinks(body, contentType, new URL(url), { ...options, sameOrigin: task.sameOrigin });
+  return pageContent(body, contentType, new URL(url), options);
+}
+
+function answer(request: ConvertRequest): ConvertReply {
   try {
-    const page = pageContent(
-      request.body,
-      request.contentType,
-      new URL(request.url),
-      request.limits ? { limits: request.limits } : {},
-    );
-    return { id: request.id, ok: true, page };
+    return { id: request.id, ok: true, result: run(request) };
   } catch (error) {
     if (isUserError(error)) return { id: request.id, ok: false, userError: error.message };
     return { id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) };
@@ -30,6 +33,6 @@ function convert(request: ConvertRequest): ConvertReply {
 }
 
 port.on('message', (request: ConvertRequest) => {
-  port.postMessage(convert(request) satisfies WorkerMessage);
+  port.postMessage(answer(request) satisfies WorkerMessage);
 });
 port.postMessage({ ready: true } satisfies WorkerMessage);

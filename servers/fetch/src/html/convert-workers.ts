@@ -1,9 +1,10 @@
 /**
- * The worker threads that convert pages (convert-worker.ts), with a hard deadline per page. A
- * conversion that passes its deadline, or whose call is cancelled, is stopped by terminating its
- * thread: linkedom, Readability and Turndown are plain JavaScript, so `terminate()` ends them at
- * once wherever they are. A thread that dies (out of memory, say) fails only its own page, with
- * a sentence, and a fresh thread takes its place, so the next page finds one already started.
+ * The worker threads that convert pages (convert-worker.ts) to Markdown or to their list of links,
+ * with a hard deadline per page. A page that passes its deadline, or whose call is cancelled, is
+ * stopped by terminating its thread: linkedom, Readability and Turndown are plain JavaScript, so
+ * `terminate()` ends them at once wherever they are. A thread that dies (out of memory, say)
+ * fails only its own page, with a sentence, and a fresh thread takes its place, so the next page
+ * finds one already started.
  *
  * Threads are unref'd: an idle one never keeps the process alive; a running page's deadline
  * timer does. Threads past the first start only when pages convert at once, and stop after
@@ -14,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '@mcpkit/core/errors';
 import { CancelledError, companionScript } from '@mcpkit/core/progress';
-import type { ConvertRequest, WorkerMessage } from './convert-protocol.js';
+import { failedError, type StopReason, stoppedError } from './convert-errors.js';
+import type { ConvertRequest, ConvertTask, TaskResult, WorkerMessage } from './convert-protocol.js';
+import type { PageLinks } from './links.js';
 import type { HtmlLimits } from './normalize-html.js';
 import type { PageContent } from './page-content.js';
 
@@ -31,7 +34,7 @@ export interface ConvertWorkersOptions {
   heapMb: number;
 }
 
-/** One page to convert; a `raw` fetch never comes here (convert-page.ts decodes it in-thread). */
+/** One page to work on; a `raw` fetch never comes here (convert-page.ts decodes it in-thread). */
 export interface ConvertJob {
   body: Uint8Array;
   contentType: string;
@@ -45,12 +48,10 @@ export interface ConvertJob {
 /** Idle time after which a thread beyond the first is stopped. */
 export const EXTRA_IDLE_MS = 30_000;
 
-/** Why a thread is being killed in the middle of a page. */
-type StopReason = 'deadline' | 'cancelled';
-
 interface Pending {
   job: ConvertJob;
-  resolve: (page: PageContent) => void;
+  task: ConvertTask;
+  resolve: (result: TaskResult) => void;
   reject: (error: Error) => void;
   onAbort: () => void;
 }
@@ -71,22 +72,6 @@ interface Slot {
   error?: Error & { code?: string };
 }
 
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
-}
-
-/** The sentence for a page whose thread stopped before answering. */
-function stoppedError(slot: Slot, job: ConvertJob): Error {
-  const what = `Converting ${job.url.href} to Markdown`;
-  const retry = 'fetch it again with raw=true, or fetch a smaller page.';
-  if (slot.stopping === 'cancelled') return new CancelledError();
-  if (slot.stopping === 'deadline')
-    return new UserError(`${what} took longer than ${seconds(job.timeoutMs)} and was stopped; ${retry}`);
-  if (slot.error?.code === 'ERR_WORKER_OUT_OF_MEMORY')
-    return new UserError(`${what} needed more memory than the converter may use and was stopped; ${retry}`);
-  return new UserError(`${what} failed because the converter stopped unexpectedly; ${retry}`);
-}
-
 /**
  * A small set of conversion threads with a queue.
  *
@@ -94,6 +79,7 @@ function stoppedError(slot: Slot, job: ConvertJob): Error {
  * ```ts
  * const workers = new ConvertWorkers({ size: 1, heapMb: 256 });
  * const page = await workers.convert({ body, contentType, url, timeoutMs: 10_000 });
+ * const { links } = await workers.links({ body, contentType, url, timeoutMs: 10_000 }, true);
  * await workers.close();
  * ```
  */
@@ -117,11 +103,25 @@ export class ConvertWorkers {
     return [...this.#slots].map((slot) => slot.worker.threadId);
   }
 
+  /** Threads working on a page now. */
+  get busy(): number {
+    return [...this.#slots].filter((slot) => slot.running).length;
+  }
+
   /** Converts one page in a thread, within `job.timeoutMs`; rejects with a sentence otherwise. */
   convert(job: ConvertJob): Promise<PageContent> {
+    return this.#submit(job, { kind: 'markdown' }) as Promise<PageContent>;
+  }
+
+  /** Lists the links of one page in a thread, under the same deadline and caps as `convert`. */
+  links(job: ConvertJob, sameOrigin = false): Promise<PageLinks> {
+    return this.#submit(job, { kind: 'links', sameOrigin }) as Promise<PageLinks>;
+  }
+
+  #submit(job: ConvertJob, task: ConvertTask): Promise<TaskResult> {
     if (job.signal?.aborted) return Promise.reject(new CancelledError());
-    return new Promise<PageContent>((resolve, reject) => {
-      const pending: Pending = { job, resolve, reject, onAbort: () => this.#abort(pending) };
+    return new Promise<TaskResult>((resolve, reject) => {
+      const pending: Pending = { job, task, resolve, reject, onAbort: () => this.#abort(pending) };
       job.signal?.addEventListener('abort', pending.onAbort, { once: true });
       this.#queue.push(pending);
       this.#dispatch();
@@ -183,6 +183,7 @@ export class ConvertWorkers {
     const body = job.body.slice();
     const request: ConvertRequest = {
       id,
+      task: pending.task,
       body,
       contentType: job.contentType,
       url: job.url.href,
@@ -252,16 +253,10 @@ export class ConvertWorkers {
     clearTimeout(running.timer);
     slot.running = undefined;
     const { pending } = running;
-    const { job } = pending;
     this.#settle(pending, () => {
-      if (message.ok) pending.resolve(message.page);
+      if (message.ok) pending.resolve(message.result);
       else if ('userError' in message) pending.reject(new UserError(message.userError));
-      else
-        pending.reject(
-          new UserError(
-            `${job.url.href} could not be converted to Markdown; fetch it again with raw=true to get it as it is.`,
-          ),
-        );
+      else pending.reject(failedError({ ...pending.job, task: pending.task }));
     });
     if (slot.retired) void slot.worker.terminate();
     this.#dispatch();
@@ -286,7 +281,8 @@ export class ConvertWorkers {
     if (running) {
       clearTimeout(running.timer);
       slot.running = undefined;
-      const error = stoppedError(slot, running.pending.job);
+      const { job, task } = running.pending;
+      const error = stoppedError({ ...job, task }, slot.stopping, slot.error?.code);
       this.#settle(running.pending, () => running.pending.reject(error));
     }
     // A thread that was killed or died is replaced at once, so the next page finds one loaded;

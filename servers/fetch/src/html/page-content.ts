@@ -1,13 +1,12 @@
 /**
- * What the fetch tool shows for a response body, with the official server's rules: a page is
- * HTML when "<html" is in its first 100 characters, its type says text/html, or it has no type;
- * HTML becomes Markdown unless `raw` is asked; anything else is returned as it is, after the
- * official sentence saying it could not be simplified. Unlike the official server, a binary body
- * (an image, a PDF, an archive) is refused instead of being decoded into noise.
+ * What the fetch tool shows for a response body, with the official server's rules: HTML (as
+ * html-type.ts decides) becomes Markdown unless `raw` is asked; anything else is returned as it
+ * is, after the official sentence saying it could not be simplified. Unlike the official server,
+ * a binary body (an image, a PDF, an archive) is refused instead of being decoded into noise.
  */
 import { UserError } from '@mcpkit/core/errors';
 import { mediaType, shownMediaType } from '../content/shown.js';
-import { decodeText } from './charset.js';
+import { decodePage } from './html-type.js';
 import { DEFAULT_HTML_LIMITS, type HtmlLimits } from './normalize-html.js';
 import { htmlToMarkdown } from './to-markdown.js';
 
@@ -56,9 +55,8 @@ export function pageContent(
     throw new UserError(
       `${url.href} is ${shownMediaType(contentType) ?? 'binary data'}, not text; use fetch_image for images, or fetch a text or HTML page.`,
     );
-  const text = decodeText(body, contentType, type === '' || type.includes('html'));
-  const isHtml = text.slice(0, 100).includes('<html') || type === 'text/html' || type === '';
-  if (isHtml && !options.raw) {
+  const { text, html } = decodePage(body, contentType);
+  if (html && !options.raw) {
     const page = htmlToMarkdown(text, url, options.limits ?? DEFAULT_HTML_LIMITS);
     return {
       text: page.markdown,

@@ -8,9 +8,7 @@
 import { isIP } from 'node:net';
 import { UserError } from '@mcpkit/core/errors';
 import { type AddressPolicy, normalizeHostname } from './address-policy.js';
-
-/** The longest URL accepted; longer ones are refused before parsing anything else. */
-export const MAX_URL_LENGTH = 8192;
+import { MAX_URL_LENGTH } from './url-length.js';
 
 /**
  * Parses and checks one URL, returning it parsed. Throws a {@link UserError} naming what is wrong.

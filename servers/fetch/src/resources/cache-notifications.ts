@@ -1,11 +1,13 @@
 /**
- * Turns the cache's `'stored'` events into protocol notifications: `resources/list_changed` when
- * a page enters the cache or changes (its title may change too), and `resources/updated` for the
- * page's URI when its content changed. A page stored again with the same bytes (a refetch after
- * it went stale, a 304) announces nothing: no list or resource changed.
+ * Turns the page cache's `'stored'` events into protocol notifications: `resources/list_changed`
+ * when a page enters the cache, changes (its title may change too) or leaves it, and
+ * `resources/updated` for the page's URI when its content changed or it left. A page stored again
+ * with the same bytes (a refetch after it went stale) announces nothing: no list or resource
+ * changed. This is the one place that announces the cache: whoever fetches a page through it
+ * announces nothing.
  */
 import type { AppView } from '@mcpkit/core/server';
-import type { FetchContext } from '../context.js';
+import { type PageCache, STORED } from '../cache/page-cache.js';
 import { cacheUri } from './cache-uri.js';
 import { pageDigest } from './page-digest.js';
 
@@ -13,33 +15,33 @@ import { pageDigest } from './page-digest.js';
 type Announcer = Pick<AppView['hub'], 'listChanged' | 'resourceUpdated'>;
 
 // One listener per cache, however many places ask for it.
-const linked = new WeakSet<EventTarget>();
+const linked = new WeakSet<PageCache>();
 
 /**
- * Makes every `'stored'` event of `context.cacheEvents` announce the change on `hub`. Calling it
- * again for the same context does nothing. The server calls it once, when the context is made, so
- * every client hears of pages cached before it ever listed a resource.
+ * Makes every `'stored'` event of `pages` announce the change on `hub`. Calling it again for the
+ * same cache does nothing. The server calls it once, when the context is made, so every client
+ * hears of pages cached before it ever listed a resource.
  *
  * @example
  * ```ts
- * linkCacheNotifications(context, app.hub);
- * announceStored(context, url); // → resources/list_changed, and resources/updated for its URI
+ * linkCacheNotifications(context.pages, app.hub);
+ * await context.pages.fetch(client, url); // → resources/list_changed, and resources/updated for its URI
  * ```
  */
-export function linkCacheNotifications(context: FetchContext, hub: Announcer): void {
-  if (linked.has(context.cacheEvents)) return;
-  linked.add(context.cacheEvents);
+export function linkCacheNotifications(pages: PageCache, hub: Announcer): void {
+  if (linked.has(pages)) return;
+  linked.add(pages);
   // What each cached URL was announced as; pages stored before the link count as announced.
   const announced = new Map<string, string>();
-  for (const page of context.pages.entries()) announced.set(page.url, pageDigest(page));
-  context.cacheEvents.addEventListener('stored', (event) => {
+  for (const page of pages.entries()) announced.set(page.url, pageDigest(page));
+  pages.addEventListener(STORED, (event) => {
     const url = String((event as CustomEvent<unknown>).detail);
-    const page = context.pages.peek(url);
+    const page = pages.peek(url);
     // A page the cache evicted to make room is gone: its subscribers hear it, and the map
     // never outgrows the cache.
     let changed = false;
     for (const key of announced.keys()) {
-      if (context.pages.peek(key)) continue;
+      if (pages.peek(key)) continue;
       announced.delete(key);
       hub.resourceUpdated(cacheUri(key));
       changed = true;

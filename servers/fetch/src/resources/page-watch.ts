@@ -7,7 +7,7 @@
  * requested; it gets a tag once something fetches it.
  */
 import { pollWatch, type WatchFactory } from '@mcpkit/core/subscriptions';
-import { announceStored, type FetchLookup } from '../context.js';
+import type { FetchLookup } from '../context.js';
 import { urlFromCacheUri } from './cache-uri.js';
 import { pageDigest } from './page-digest.js';
 
@@ -35,10 +35,9 @@ export function watchCachedPage(uri: string, lookup: FetchLookup): WatchFactory 
         return known && pageDigest(known);
       }
       if (context.robots) await context.robots.assertAllowed(url, signal);
-      const outcome = await context.pages.revalidate(context.client, url, { signal });
-      // Replaced, or removed because the server said it is gone (404, 410, no-store): the
-      // listener compares digests and announces what changed, once.
-      if (outcome?.source === 'network') announceStored(context, url);
+      // Replaced, or removed because the server said it is gone (404, 410, no-store): the cache
+      // tells the resources itself, and they announce what changed, once.
+      await context.pages.revalidate(context.client, url, { signal });
       const now = context.pages.peek(url);
       return now && pageDigest(now);
     },

@@ -1,18 +1,24 @@
 /**
  * The links of a web page, a page at a time: absolute http(s) URLs with their text, each once,
- * optionally only those on the page's own site. The page comes through the same cache as fetch.
+ * optionally only those on the page's own site ("same origin" is the origin of the URL that
+ * answered, which its relative links resolve against). The page comes through the same cache as
+ * fetch; its links are listed in a conversion thread (convert-page.ts), never on the server's.
  */
-import { paginateArray } from '@mcpkit/core/pagination';
+import { utf8ByteLength } from '@mcpkit/core/limits';
 import * as z from 'zod';
 import { shownUrl } from '../content/shown.js';
 import { fenceUntrusted } from '../content/untrusted.js';
 import { defineTool } from '../context.js';
+import { listLinks } from '../html/convert-page.js';
+import { linkLine, linksPage } from './support/links-page.js';
 import { urlDigest } from './support/page-cursor.js';
-import { pageLinks } from './support/page-links.js';
 import { loadPage } from './support/read-page.js';
 
-/** Links per page at most: link text is up to 200 characters, so a page stays far below the budget. */
+/** Links per page at most, however small they are. */
 const MAX_PAGE = 200;
+
+/** Bytes kept free in a result for everything around the links: header, fence, notes, cursors. */
+const FRAME_BYTES = 4096;
 
 const Link = z.object({ url: z.string(), text: z.string() });
 
@@ -46,15 +52,21 @@ export const fetchLinks = defineTool({
     // The cursor is bound to the page (its cache key: `#part` is the same page) and the filter:
     // one minted for another list is refused.
     const list = `fetch_links:${urlDigest(loaded.url)}:${sameOrigin ? 'same' : 'all'}`;
-    const { links, notes } = pageLinks(loaded, { sameOrigin });
-    const { page, nextCursor } = paginateArray(links, {
+    const { body, contentType, finalUrl } = loaded.page;
+    const { links, notes } = await listLinks(body, contentType, new URL(finalUrl), {
+      sameOrigin,
+      signal: call.signal,
+    });
+    const { page, nextCursor } = linksPage(links, {
       codec: call.app.cursors,
       list,
       cursor,
       pageSize: Math.min(call.app.resultPageSize, MAX_PAGE),
-      keyOf: (link) => link.url,
+      // A digest, not the URL: the cursor carries the key, and an 8 KiB URL would not fit in one.
+      keyOf: (link) => urlDigest(link.url),
+      // The structured copy carries the page URL whole; the text shows it capped, within the frame.
+      budgetBytes: call.app.outputLimitBytes - FRAME_BYTES - utf8ByteLength(finalUrl),
     });
-    const finalUrl = loaded.page.finalUrl;
     // The URL a redirect chose is the server's text: shown capped outside the fence.
     const shown = shownUrl(finalUrl);
     const structured = {
@@ -68,7 +80,7 @@ export const fetchLinks = defineTool({
       return { text: none, structured };
     }
     const first = cursor ? links.findIndex((link) => link.url === page[0]?.url) + 1 : 1;
-    const lines = page.map((link) => (link.text ? `- ${link.url} — ${link.text}` : `- ${link.url}`));
+    const lines = page.map(linkLine);
     const parts = [
       `Links of ${shown}${sameOrigin ? ' on its own site' : ''}: ${first}–${first + page.length - 1} of ${links.length}.`,
       fenceUntrusted(lines.join('\n'), finalUrl),

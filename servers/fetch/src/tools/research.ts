@@ -11,9 +11,9 @@ import { pageText } from '../content/page-text.js';
 import { shownUrl } from '../content/shown.js';
 import { fenceUntrusted } from '../content/untrusted.js';
 import { defineTool } from '../context.js';
+import { listLinks } from '../html/convert-page.js';
 import { pageBody } from '../paging/paginate.js';
 import { fitPage } from './support/fit-page.js';
-import { pageLinks } from './support/page-links.js';
 import { loadPage } from './support/read-page.js';
 import { READ_BYTES, READ_CHARS, researchReader } from './support/research-reader.js';
 
@@ -58,7 +58,12 @@ export const research = defineTool({
     call.progress.report(0, { total: 1 + maxPages, message: 'Reading the start page' });
     const start = await loadPage(call, url, { onProgress: false });
     const content = await pageText(call.context.pages, start.page, { signal: call.signal });
-    const links = content.kind === 'markdown' ? pageLinks(start, { sameOrigin: true }).links : [];
+    // Only HTML has links, and content.kind says so by the same rule (html-type.ts).
+    const { body, contentType, finalUrl } = start.page;
+    const options = { sameOrigin: true, signal: call.signal };
+    const listed =
+      content.kind === 'markdown' && (await listLinks(body, contentType, new URL(finalUrl), options));
+    const links = listed ? listed.links : [];
     call.progress.report(1, { total: 1 + maxPages, message: `Read ${shownUrl(start.url)}` });
     const first = fitPage(content.text, 0, READ_CHARS, READ_BYTES);
     const reader = researchReader(call, start, links, maxPages);

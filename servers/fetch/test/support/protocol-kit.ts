@@ -2,11 +2,12 @@
  * The fetch app in process for the protocol tests: a 127.0.0.1 server, a DNS stub that maps
  * `site.test` to it, and an app that allows `site.test` and nothing else private, so a literal
  * `127.0.0.1` URL or any other name stays refused. Pages enter the cache the way the tools put
- * them there (the page cache, then `announceStored`), so these tests do not depend on the tools.
+ * them there (a fetch through the page cache, which announces them), so these tests do not depend
+ * on the tools.
  */
 import type { App } from '@mcpkit/core/server';
 import { connect, type TestSession } from '@mcpkit/core/testing';
-import { announceStored, type FetchContext } from '../../src/context.js';
+import type { FetchContext } from '../../src/context.js';
 import { cacheUri } from '../../src/resources/cache-uri.js';
 import { createFetchApp } from '../../src/server.js';
 import { type StubAnswer, type StubResolver, stubResolver, TEST_LIMITS } from './clients.js';
@@ -24,7 +25,7 @@ export interface FetchWorld {
   url(path: string): string;
   /** The `fetch://cache/…` URI of a path's page. */
   uri(path: string): string;
-  /** Fetches a page into the cache as the fetch tool does, and announces it. */
+  /** Fetches a page into the cache as the fetch tool does (the cache announces it). */
   fill(path: string): Promise<string>;
   connect(era: 'legacy' | 'modern'): Promise<TestSession>;
   close(): Promise<void>;
@@ -59,7 +60,6 @@ export async function fetchWorld(
     async fill(path) {
       const target = url(path);
       await app.context.pages.fetch(app.context.client, target);
-      announceStored(app.context, target);
       // Let the announcement go out (10 ms debounce) before a test subscribes, so a subscriber
       // only hears of what happens after it subscribed.
       await new Promise((resolve) => setTimeout(resolve, 50));

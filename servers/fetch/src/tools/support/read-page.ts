@@ -1,12 +1,12 @@
 /**
  * How every tool reads a page: the URL checks (one sentence for a bad URL, ftp:, credentials),
  * robots.txt for autonomous fetching unless the operator turned it off, the page cache (so page 2
- * of a document is not downloaded again), progress while it downloads, and the cache resources
- * told when a page was stored. A page that is not 2xx is refused with its status.
+ * of a document is not downloaded again; it tells the cache resources itself when a page was
+ * stored), and progress while it downloads. A page that is not 2xx is refused with its status.
  */
 import { UserError } from '@mcpkit/core/errors';
 import { type CachedPage, cacheKey, type PageSource } from '../../cache/page-cache.js';
-import { announceStored, type FetchCall } from '../../context.js';
+import type { FetchCall } from '../../context.js';
 import type { FetchProgress } from '../../net/body-reader.js';
 import { checkUrl } from '../../net/url-check.js';
 
@@ -59,8 +59,6 @@ export async function loadPage(
     ...(onProgress ? { onProgress } : {}),
     ...(options.sameOrigin ? { sameOrigin: true } : {}),
   });
-  // Only a response the cache kept is announced: a no-store or failed one never became a resource.
-  if (source === 'network' && context.pages.get(url)?.body === page.body) announceStored(context, url);
   if (page.status < 200 || page.status > 299)
     throw new UserError(
       `Failed to fetch ${url}: the server answered with status code ${page.status}; check the URL or try again later.`,
