@@ -98,14 +98,23 @@ export {
 } from './progress/index.js';
 export {
   escapeControlChars,
+  isSlowType,
+  type Mount,
   type PathInputOptions,
+  parseMountInfo,
+  parseMountListing,
   parsePathInput,
   type ResolvedPath,
   type ResolveMode,
   type Root,
   RootSet,
   type RootSetOptions,
+  SlowPaths,
+  StallGuard,
+  type StallGuardOptions,
+  type StallScope,
   sanitizeForMessage,
+  slowPaths,
 } from './roots/index.js';
 export {
   type BundleSetting,

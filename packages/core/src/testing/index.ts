@@ -10,7 +10,13 @@ export { type HttpBin, type StartHttpBinOptions, startHttpBin, userNode } from '
 export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';
 export { type Notification, NotificationLog } from './notifications.js';
-export { cpuTimeMs, processesMentioning } from './processes.js';
+export {
+  bytesReadBy,
+  cpuTimeMs,
+  processesMentioning,
+  threadCpuTimes,
+  untilThreadsEnd,
+} from './processes.js';
 export { httpResponseComplete, parseHttpResponse, type RawHttpResponse } from './raw-http.js';
 export {
   defineScenario,
@@ -20,10 +26,9 @@ export {
   type ScenarioFixture,
   type TaskStep,
 } from './scenario.js';
+export { type CancelOptions, expectCancelled } from './scenario-cancel.js';
 export {
-  type CancelOptions,
   callWithProgress,
-  expectCancelled,
   expectLogMessage,
   expectResourceUpdated,
   expectTaskRound,
@@ -40,6 +45,7 @@ export {
   untilTask,
 } from './task-wire.js';
 export { textOf } from './text-of.js';
+export { busyThreads, untilThreadsStop } from './work-threads.js';
 export {
   type ConformanceRevision,
   defineTestWorld,

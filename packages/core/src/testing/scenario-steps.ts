@@ -7,7 +7,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type CallToolResult, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { listAll } from './list-all.js';
 import type { Notification } from './notifications.js';
-import { cpuTimeMs } from './processes.js';
 import type { ScenarioContext, TaskStep } from './scenario.js';
 import { httpTaskWire, untilTask } from './task-wire.js';
 import { textOf } from './text-of.js';
@@ -99,77 +98,6 @@ export async function expectLogMessage(
       : ctx.session.callTool(name, args);
   const [log] = await Promise.all([logged, call]);
   return log;
-}
-
-export interface CancelOptions {
-  /** How long the call runs at least before it is cancelled. */
-  after: number;
-  /** The call must reject within this long of the cancel. */
-  within: number;
-  /**
-   * For CPU-bound work: cancel only once the server is visibly busy, then require it to go idle,
-   * so the work is shown to stop rather than merely be abandoned by the client. Needs /proc.
-   */
-  serverGoesIdle?: boolean;
-}
-
-/** CPU time a process spends in a window, in ms; undefined where /proc is missing. */
-async function cpuOver(pid: number, windowMs: number): Promise<number | undefined> {
-  const before = await cpuTimeMs(pid);
-  await sleep(windowMs);
-  const after = await cpuTimeMs(pid);
-  return before === undefined || after === undefined ? undefined : after - before;
-}
-
-/**
- * Waits until the server is visibly working: at least 15% of a core over a 100 ms window. The
- * bar is low and the wait long because a test run may share two cores with other suites.
- */
-async function untilBusy(pid: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const used = await cpuOver(pid, 100);
-    if (used === undefined || used >= 15) return;
-    if (Date.now() > deadline)
-      throw new Error('the call never kept the server busy, so stopping it proves nothing');
-  }
-}
-
-/**
- * Starts a long call, cancels it (2025 and 2026 stdio: `notifications/cancelled`; 2026 HTTP: the
- * request is aborted), and asserts the call rejects promptly and the server takes new work.
- */
-export async function expectCancelled(
-  ctx: ScenarioContext,
-  name: string,
-  args: Record<string, unknown>,
-  options: CancelOptions,
-): Promise<void> {
-  const controller = new AbortController();
-  const pid = options.serverGoesIdle ? await ctx.serverPid() : undefined;
-  const outcome = ctx.session.callTool(name, args, { signal: controller.signal }).then(
-    (result) => ({ result }),
-    (error: unknown) => ({ error }),
-  );
-  await sleep(options.after);
-  if (pid !== undefined) await untilBusy(pid);
-  const cancelledAt = Date.now();
-  controller.abort();
-  const settled = await outcome;
-  assert.ok('error' in settled, `${name} finished before it was cancelled`);
-  const took = Date.now() - cancelledAt;
-  assert.ok(took < options.within, `${name} took ${took} ms to stop, more than ${options.within}`);
-  if (pid !== undefined) {
-    // Give the cancellation a moment to reach the work, then watch: a server that kept going
-    // would spend about the whole window on the CPU.
-    await sleep(300);
-    const used = await cpuOver(pid, 600);
-    if (used !== undefined)
-      assert.ok(used < 200, `the server used ${used} ms of CPU in 600 ms after the cancel`);
-  }
-  const started = Date.now();
-  await ctx.session.client.listTools();
-  assert.ok(Date.now() - started < 2000, 'the server was slow to take new work after the cancel');
 }
 
 /**
