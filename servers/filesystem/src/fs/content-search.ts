@@ -2,8 +2,8 @@ import { sep } from 'node:path';
 import { errorMessage, UserError } from '@mcpkit/core/errors';
 import type { JsonValue, PageSource } from '@mcpkit/core/pagination';
 import { CancelledError } from '@mcpkit/core/progress';
-import { type Outcome, Scanner } from './content-scanner.js';
-import type { FileResult, LineHit, WorkerConfig } from './content-worker.js';
+import type { FileResult, LineHit, WorkerConfig } from './content-messages.js';
+import { Scanner } from './content-scanner.js';
 import { beneath, escapeName } from './display.js';
 import type { EntryMatcher } from './glob.js';
 import type { Positioned } from './paging.js';
@@ -23,10 +23,13 @@ export const MAX_CONTENT_FILE_BYTES = 2 * 1024 * 1024;
 export const MAX_LINE_CHARS = 300;
 
 /**
- * Files handed to the worker ahead of the one awaited: several directories' batches, so the worker
- * always has the next one queued while the walk goes on.
+ * Files the walk may run ahead of the first one not yet reported: several messages, so the
+ * workers always have the next ones queued while the walk goes on.
  */
-const LOOKAHEAD = 1024;
+const LOOKAHEAD = 2048;
+
+/** Reported files dropped from the front of the queue at a time. */
+const COMPACT_AT = 512;
 
 /**
  * A matching line of a file, with context lines. `file` is the file's path under the searched
@@ -119,12 +122,15 @@ export interface ContentSearchOptions {
   walkStats?: WalkStats;
   onFile?: (stats: ContentStats) => void;
   display?: string;
+  /** Worker threads that search files side by side (default: `CONTENT_WORKERS`). */
+  workers?: number;
 }
 
+/** A file sent to the workers, waiting for its outcome. */
 interface Pending {
   entry: WalkEntry;
   skip: number;
-  result: Promise<Outcome>;
+  id: number;
 }
 
 const samePosition = (a: WalkPosition, b: WalkPosition): boolean =>
@@ -159,7 +165,7 @@ export function contentSource(
   return async function* (from, signal) {
     const deadline = AbortSignal.timeout(options.budgetMs);
     const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
-    const scanner = new Scanner(config);
+    const scanner = new Scanner(config, options.workers);
     const onCancel = () => scanner.cancel();
     const onDeadline = () => scanner.expire();
     signal?.addEventListener('abort', onCancel, { once: true });
@@ -171,19 +177,52 @@ export function contentSource(
       ...(options.gitignore ? { gitignore: options.gitignore } : {}),
       ...(options.walkStats ? { stats: options.walkStats } : {}),
       ...(options.display ? { display: options.display } : {}),
+      // Only the files to search are built and handed over; directories are still entered.
+      match: (relative, name, type) =>
+        type === 'file' && (!options.include || options.include(relative, name, false)),
     });
     let resumeIn = from && from.h >= 0 ? from : undefined;
-    // Where to go on if time runs out with every walked file searched: after the last entry walked
+    // Where to go on if time runs out with every walked file searched: after the last file walked
     // (its position is built only then: most entries never need one).
     let lastWalked: WalkEntry | undefined;
     let walking = true;
     let cut = false;
-    const pending: Pending[] = [];
+    // Files sent, in walk order; those before `head` are reported.
+    let pending: Pending[] = [];
+    let head = 0;
     try {
       for (;;) {
-        // Refilled in halves: topping up one file at a time would send the worker one-file batches.
-        const refill = walking && pending.length <= LOOKAHEAD / 2;
-        while (refill && walking && pending.length < LOOKAHEAD) {
+        // Report every file whose outcome is in, in walk order: no promise per file, the workers
+        // answer by the message.
+        for (let file = pending[head]; file; file = pending[head]) {
+          const outcome = scanner.outcome(file.id);
+          if (!outcome) break;
+          if ('stopped' in outcome) {
+            const at = file.entry.position;
+            stats.timedOut =
+              outcome.stopped === 'running'
+                ? { file: beneath(base, file.entry.relative), resume: { w: at, h: -1 } }
+                : { resume: { w: at, h: file.skip } };
+            return;
+          }
+          head++;
+          count(stats, outcome);
+          options.onFile?.(stats);
+          if (outcome.hits.length === 0) continue;
+          const name = beneath(base, file.entry.relative);
+          for (let i = 0; i < outcome.hits.length; i++) {
+            const position: ContentPosition = { w: file.entry.position, h: file.skip + i + 1 };
+            yield { item: { value: { file: name, ...outcome.hits[i]! }, position }, position };
+          }
+        }
+        // Reported files are let go of (an entry holds its directory's listing): rarely is every
+        // file sent reported at once, so the front is cut off every so often.
+        if (head >= COMPACT_AT || (head > 0 && head === pending.length)) {
+          pending = pending.slice(head);
+          head = 0;
+        }
+        // Walk on while the workers are not too far behind.
+        if (walking && pending.length - head < LOOKAHEAD) {
           let next: IteratorResult<WalkEntry>;
           try {
             next = await walker.next();
@@ -192,47 +231,26 @@ export function contentSource(
             // The time budget stopped the walk: finish with the files already sent.
             walking = false;
             cut = true;
-            break;
+            continue;
           }
           if (next.done) {
             walking = false;
-            break;
+            continue;
           }
           const entry = next.value;
           lastWalked = entry;
-          if (
-            entry.type !== 'file' ||
-            (options.include && !options.include(entry.relative, entry.name, false))
-          )
-            continue;
           let skip = 0;
           if (resumeIn) {
             if (samePosition(entry.position, resumeIn.w)) skip = resumeIn.h;
             resumeIn = undefined;
           }
-          pending.push({ entry, skip, result: scanner.scan(directoryOf(entry), entry.name, skip) });
+          pending.push({ entry, skip, id: scanner.add(directoryOf(entry), entry.name, skip) });
+          continue;
         }
-        // Every file sent: the head's outcome never waits on a batch still being built.
-        if (refill) scanner.flush();
-        const head = pending[0];
-        if (!head) break;
-        const outcome = await head.result;
-        if ('stopped' in outcome) {
-          const at = head.entry.position;
-          stats.timedOut =
-            outcome.stopped === 'running'
-              ? { file: beneath(base, head.entry.relative), resume: { w: at, h: -1 } }
-              : { resume: { w: at, h: head.skip } };
-          return;
-        }
-        pending.shift();
-        count(stats, outcome);
-        options.onFile?.(stats);
-        const file = outcome.hits.length > 0 ? beneath(base, head.entry.relative) : '';
-        for (const [i, hit] of outcome.hits.entries()) {
-          const position: ContentPosition = { w: head.entry.position, h: head.skip + i + 1 };
-          yield { item: { value: { file, ...hit }, position }, position };
-        }
+        if (head === pending.length) break;
+        // Every file sent: the outcome awaited never waits on a message still being built.
+        scanner.flush();
+        await scanner.wait();
       }
       if (cut) {
         const resume = lastWalked ? { w: lastWalked.position, h: -1 } : from;
@@ -244,7 +262,7 @@ export function contentSource(
     } finally {
       signal?.removeEventListener('abort', onCancel);
       deadline.removeEventListener('abort', onDeadline);
-      scanner.cancel();
+      scanner.close();
       await walker.return(undefined);
     }
   };

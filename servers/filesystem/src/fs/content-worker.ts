@@ -5,65 +5,35 @@
  * without ever blocking its own event loop.
  *
  * Files come in batches, one directory's run at a time, and only files with something to say (hits,
- * or a reason they were skipped) are posted back, plus one `done` per batch: most files of a search
- * have no hit, and a message per file cost more than reading it. What the worker has started and
- * finished is kept in shared memory, so a server that terminates it at the time budget still knows
- * exactly which files were searched (every result posted before termination is delivered first).
+ * or a reason they were skipped) are posted back, plus one `done` per message of batches: most
+ * files of a search have no hit, and a message per file cost more than reading it. What the worker
+ * has started and finished is kept in shared memory, so a server that terminates it at the time
+ * budget still knows exactly which files were searched (every result posted before termination is
+ * delivered first).
  *
- * This file imports nothing but Node built-ins: it runs as compiled JavaScript beside
- * content-scanner.js (see `contentWorkerUrl` there).
+ * This file imports nothing but Node built-ins (and types, gone once compiled): it runs as compiled
+ * JavaScript beside the server's modules (see `contentWorkerUrl` in content-worker-pool.ts).
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { sep } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
+import type {
+  Batch,
+  BatchDone,
+  FileConfig,
+  FileResult,
+  LineHit,
+  SearchStart,
+  WorkerConfig,
+} from './content-messages.js';
 
-/** What the worker is started with. */
-export interface WorkerConfig {
-  /** Regex source; for a literal query, the escaped literal. */
-  source: string;
-  /** '' or 'i'. */
-  flags: string;
-  /** A case-sensitive literal: found with `indexOf`, the fastest path. */
-  literal?: string;
-  /** The query is a literal (with or without case): a file it is not in is skipped before splitting lines. */
-  plain: boolean;
-  contextLines: number;
-  /** Files larger than this are skipped. */
-  maxFileBytes: number;
-  /** Longer lines are shown as a window around the match. */
-  maxLineChars: number;
-  /** Real path of the search root: an opened file whose real path is elsewhere is refused. */
-  root: string;
-  /** Hits one file may report (a batch's files share it). */
-  hitsPerFile: number;
-  /**
-   * Two Int32 slots shared with the server: the id of the file last started, and of the file last
-   * finished (both -1 before the first).
-   */
-  progress?: SharedArrayBuffer;
-}
-
-/** What reading and matching one file needs. */
-export type FileConfig = Omit<WorkerConfig, 'hitsPerFile' | 'progress'>;
+// What tests of the worker side name it by.
+export type { Batch, FileResult } from './content-messages.js';
 
 /** Slots of {@link WorkerConfig.progress}. */
 export const STARTED = 0;
 export const FINISHED = 1;
-
-/** A run of files of one directory: `names[i]` has id `first + i`. */
-export interface Batch {
-  first: number;
-  /** Real path of the directory, as the walk listed it. */
-  dir: string;
-  names: string[];
-  /** Hits of `names[0]` already reported (a resumed file); the others start at 0. */
-  skip: number;
-}
-
-/** Posted after the last file of a message: every id up to `done` is finished. */
-export interface BatchDone {
-  done: number;
-}
 
 /** One file to search: report hits number `skip` onwards, at most `limit` of them. */
 export interface FileJob {
@@ -71,24 +41,6 @@ export interface FileJob {
   path: string;
   skip: number;
   limit: number;
-}
-
-/** A matching line, 1-based, with its context. */
-export interface LineHit {
-  line: number;
-  text: string;
-  before: string[];
-  after: string[];
-}
-
-/** Why a file was not searched: a NUL in its head, over the size cap, or not a readable regular file. */
-export type SkipReason = 'binary' | 'large' | 'unreadable';
-
-/** The answer for one job, posted in the order the jobs came. */
-export interface FileResult {
-  id: number;
-  hits: LineHit[];
-  skipped?: SkipReason;
 }
 
 /** Bytes looked at for a NUL to call a file binary, as git and grep do. */
@@ -194,9 +146,10 @@ function searchOpened(
   const info = fstatSync(fd);
   if (!info.isFile() || !check()) return unreadable(id);
   if (info.size > config.maxFileBytes) return { id, hits: [], skipped: 'large' };
-  // One byte more than the cap: a file that grew since fstat is caught, not read without end.
+  // The size fstat gave, in one read (another, only to meet the end, costs a system call per file);
+  // a file that says it is empty may be a pseudo-file with bytes: read to one past the cap.
   const buffer = readBuffer(config.maxFileBytes + 1);
-  const want = Math.min(info.size, config.maxFileBytes) + 1;
+  const want = info.size > 0 ? info.size : config.maxFileBytes + 1;
   let length = 0;
   while (length < want) {
     const n = readSync(fd, buffer, length, want - length, null);
@@ -267,6 +220,8 @@ function holdDirectory(dir: string, root: string): HeldDirectory | undefined {
   return { prefix: `${link}/`, intact, close: () => closeSync(fd) };
 }
 
+const pass = (): boolean => true;
+
 /** A name the walk could have listed: one path component, never `.`, `..` or empty. */
 const isEntryName = (name: string): boolean =>
   name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes(sep);
@@ -283,31 +238,29 @@ export function searchBatch(
   progress?: Int32Array,
 ): void {
   const held = holdDirectory(batch.dir, config.root);
+  const { names, first } = batch;
   try {
-    for (const [i, name] of batch.names.entries()) {
-      const id = batch.first + i;
+    // An index loop, no closure or placeholder result per file: this is the hottest loop.
+    for (let i = 0; i < names.length; i++) {
+      const id = first + i;
+      const name = names[i]!;
       if (progress) Atomics.store(progress, STARTED, id);
-      let result = unreadable(id);
+      let result: FileResult | undefined;
       if (held && isEntryName(name)) {
         let fd: number | undefined;
         try {
           fd = openSync(held.prefix + name, OPEN_FLAGS);
-          result = searchOpened(
-            fd,
-            id,
-            () => true,
-            test,
-            config,
-            i === 0 ? batch.skip : 0,
-            config.hitsPerFile,
-          );
+          const skip = i === 0 ? batch.skip : 0;
+          // The held directory was checked once for every file in it.
+          result = searchOpened(fd, id, pass, test, config, skip, config.hitsPerFile);
         } catch {
           // unreadable: vanished, a link, no permission
         } finally {
           if (fd !== undefined) closeSync(fd);
         }
       }
-      if (result.hits.length > 0 || result.skipped) post(held?.intact() ? result : unreadable(id));
+      if (!result) post(unreadable(id));
+      else if (result.hits.length > 0 || result.skipped) post(held?.intact() ? result : unreadable(id));
       if (progress) Atomics.store(progress, FINISHED, id);
     }
   } finally {
@@ -315,17 +268,43 @@ export function searchBatch(
   }
 }
 
-// Started as a worker: answer each message (a list of batches) in order, with one `done` after it:
-// a message costs tens of microseconds, more than searching a small file. Imported (tests), do nothing.
+/** How much lower than the server's thread a worker runs (a nice value). */
+const WORKER_NICENESS = 5;
+
+/**
+ * Lowers this thread's priority (Linux, where a thread has its own): the server's thread, walking
+ * the tree or answering other calls, never waits behind its workers for a core, and they still get
+ * every core it leaves idle. Best effort: elsewhere the worker runs at the server's priority.
+ */
+function yieldToServer(): void {
+  if (!HAS_PROC_FD) return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, Math.max(getPriority(tid), WORKER_NICENESS));
+  } catch {
+    // not permitted, or no such thread view
+  }
+}
+
+// Started as a worker: a `SearchStart`, then lists of batches, each answered in order with one
+// `done` (a message costs more than searching a small file). Imported (tests), do nothing.
 const port = parentPort;
 if (port) {
-  const config = workerData as WorkerConfig;
-  const test = lineTest(config);
-  const progress = config.progress ? new Int32Array(config.progress) : undefined;
+  yieldToServer();
+  let config: WorkerConfig | undefined;
+  let test: LineTest = () => -1;
+  let progress: Int32Array | undefined;
   const post = (result: FileResult) => port.postMessage(result);
-  port.on('message', (batches: Batch[]) => {
-    for (const batch of batches) searchBatch(batch, test, config, post, progress);
-    const last = batches[batches.length - 1];
+  port.on('message', (message: SearchStart | Batch[]) => {
+    if (!Array.isArray(message)) {
+      config = message.search;
+      test = lineTest(config);
+      progress = config.progress ? new Int32Array(config.progress) : undefined;
+      return;
+    }
+    if (!config) return;
+    for (const batch of message) searchBatch(batch, test, config, post, progress);
+    const last = message[message.length - 1];
     if (last) port.postMessage({ done: last.first + last.names.length - 1 } satisfies BatchDone);
   });
 }
