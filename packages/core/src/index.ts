@@ -115,6 +115,7 @@ export {
   type StallScope,
   sanitizeForMessage,
   slowPaths,
+  stallScopeOf,
 } from './roots/index.js';
 export {
   type BundleSetting,

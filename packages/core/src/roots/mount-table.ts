@@ -36,6 +36,11 @@ const SLOW_TYPES = new Set([
   'lustre',
   'gpfs',
   'beegfs',
+  'fhgfs',
+  'orangefs',
+  'pvfs2',
+  'panfs',
+  'cvfs',
   'ocfs2',
   'gfs2',
   // user-space and hypervisor file systems

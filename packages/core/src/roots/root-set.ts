@@ -155,7 +155,7 @@ export class RootSet {
     const anchor = this.#lexicalAnchor(absolute);
     if (anchor === undefined) throw outsideError(input);
     // Before the first file system call: on a slow mount, the deadline covers resolving too.
-    await opts.scope?.enter(absolute, this.display(absolute));
+    if (opts.scope) await this.#enter(opts.scope, anchor, absolute);
     const target = await existingUnicodeForm(anchor, p.relative(anchor, absolute), p);
 
     const located = await locate(target, p);
@@ -227,6 +227,32 @@ export class RootSet {
   }
 
   // The root or alias that lexically holds `absolute`, as the directory to resolve from.
+  /**
+   * Puts the path `input` names under a call's stall guard before anything touches it (see
+   * `stall-guard.ts`), for a caller that reaches the file system before {@link resolve} does.
+   */
+  async enterGuard(input: string, scope: StallScope | undefined): Promise<void> {
+    const first = this.#entries[0];
+    if (!scope || !first) return;
+    let absolute: string;
+    try {
+      absolute = parsePathInput(input, { base: first.root.path, home: this.#home, platform: PLATFORM });
+    } catch {
+      return; // resolve explains a bad input
+    }
+    const anchor = this.#lexicalAnchor(absolute);
+    if (anchor !== undefined) await this.#enter(scope, anchor, absolute);
+  }
+
+  // Judged by the real root the path is under: a root configured through a link onto a network
+  // mount is slow although the path as typed is not.
+  async #enter(scope: StallScope, anchor: string, absolute: string): Promise<void> {
+    const p = pathFor(PLATFORM);
+    const entry = this.#entries.find((e) => e.root.path === anchor || e.aliases.includes(anchor));
+    const mapped = entry ? p.join(entry.root.path, p.relative(anchor, absolute)) : absolute;
+    await scope.enter(mapped, this.display(mapped));
+  }
+
   #lexicalAnchor(absolute: string): string | undefined {
     for (const entry of this.#entries) {
       for (const dir of [entry.root.path, ...entry.aliases]) {

@@ -29,7 +29,7 @@ export class SlowPaths {
   /** Slow mount points and operator paths, longest first; `undefined` until the table is read. */
   #slow: string[] | undefined;
   /** Every mount point with its verdict, longest first, so the nearest mount decides. */
-  #mounts: { path: string; slow: boolean; order: number }[] = [];
+  #mounts: { path: string; slow: boolean }[] = [];
   readonly #extra: string[] = [];
   #readAt = 0;
   #loading: Promise<void> | undefined;
@@ -86,7 +86,10 @@ export class SlowPaths {
     const age = Date.now() - this.#readAt;
     if (this.#platform === 'linux') {
       if (this.#slow === undefined || age > REFRESH_MS) this.#load(readLinuxMounts());
-    } else if (this.#slow !== undefined && age > REFRESH_ELSEWHERE_MS && this.#platform !== 'win32') {
+    } else if (this.#slow === undefined) {
+      // Not read yet (an app made without the command line): start reading; slow until then.
+      void this.ready();
+    } else if (age > REFRESH_ELSEWHERE_MS && this.#platform !== 'win32') {
       // The old table answers until the new one is read.
       this.#readAt = Date.now();
       void readMountTable(this.#platform).then((mounts) => mounts && this.#load(mounts));
@@ -98,14 +101,30 @@ export class SlowPaths {
     if (fresh) {
       // An unreadable table on a platform that has one: assume nothing is slow rather than make
       // every call slow; the operator's --slow-path still applies.
-      // Longest first; of two mounts on one point, the later one is on top and decides.
-      this.#mounts = (mounts ?? [])
-        .map((mount, order) => ({ path: mount.path, slow: isSlowType(mount.type), order }))
-        .sort((a, b) => b.path.length - a.path.length || b.order - a.order);
+      this.#mounts = relevant(mounts ?? []);
       this.#readAt = Date.now();
     }
     this.#slow = [...this.#mounts.filter((mount) => mount.slow).map((mount) => mount.path), ...this.#extra];
   }
+}
+
+/**
+ * The mounts that can change an answer, longest first: the slow ones, and local ones mounted
+ * inside a slow one. Of two mounts on one point the later is on top and decides; kernel pseudo file
+ * systems (/proc, /sys: systemd's binfmt_misc automount) never wait on anything.
+ */
+function relevant(mounts: readonly Mount[]): { path: string; slow: boolean }[] {
+  const top = new Map<string, boolean>();
+  for (const mount of mounts) top.set(mount.path, isSlowType(mount.type));
+  const slow = [...top]
+    .filter(([path, isSlow]) => isSlow && !/^\/(proc|sys)(\/|$)/.test(path))
+    .map(([path]) => path);
+  return [...top]
+    .filter(([path, isSlow]) =>
+      isSlow ? slow.includes(path) : slow.some((dir) => path !== dir && within(dir, path)),
+    )
+    .map(([path, isSlow]) => ({ path, slow: isSlow }))
+    .sort((a, b) => b.path.length - a.path.length);
 }
 
 /** Whether `path` is `dir` or below it, by whole segments. */

@@ -33,6 +33,22 @@ export interface StallScope {
   alive(): void;
 }
 
+/** Each live scope by its signal, for code that is handed a call's signal but not its scope. */
+const bySignal = new WeakMap<AbortSignal, StallScope>();
+
+/**
+ * The stall scope whose signal this is, if any: a walk that was handed `call.signal` can put a slow
+ * mount it comes across below a local root under the call's guard.
+ *
+ * @example
+ * ```ts
+ * await stallScopeOf(call.signal)?.enter(`${dir}/nas`, 'nas');
+ * ```
+ */
+export function stallScopeOf(signal: AbortSignal | undefined): StallScope | undefined {
+  return signal ? bySignal.get(signal) : undefined;
+}
+
 /** The thread pool libuv gives file calls, as this process set it. */
 function poolSize(): number {
   const size = Number.parseInt(process.env.UV_THREADPOOL_SIZE ?? '', 10);
@@ -117,48 +133,68 @@ export class StallGuard {
 /** @internal One call under the guard. */
 class Scope implements StallScope {
   readonly #guard: StallGuard;
+  /** Aborted by the outer signal, or when the call is given up as stalled. */
   readonly #stall = new AbortController();
-  readonly signal: AbortSignal;
+  readonly #outer: AbortSignal;
+  readonly #follow = () => this.#stall.abort(this.#outer.reason);
   /** Rejects when the call is given up (stalled or cancelled after entering a slow file system). */
   readonly given: Promise<never>;
   #give: (reason: unknown) => void = () => {};
   #timer: NodeJS.Timeout | undefined;
   #display = '';
-  #entered = false;
+  #entering: Promise<void> | undefined;
   #holds = false;
   #ended = false;
 
   constructor(guard: StallGuard, outer: AbortSignal) {
     this.#guard = guard;
-    this.signal = AbortSignal.any([outer, this.#stall.signal]);
+    this.#outer = outer;
+    // A listener removed at the end, not AbortSignal.any: a long-lived outer signal would keep
+    // every call's combined signal alive.
+    if (outer.aborted) this.#stall.abort(outer.reason);
+    else outer.addEventListener('abort', this.#follow, { once: true });
     this.given = new Promise<never>((_, reject) => {
       this.#give = reject;
     });
     // Settling the race is the only use of `given`: never an unhandled rejection.
     this.given.catch(() => {});
+    bySignal.set(this.#stall.signal, this);
   }
 
-  async enter(real: string, display: string): Promise<void> {
+  get signal(): AbortSignal {
+    return this.#stall.signal;
+  }
+
+  enter(real: string, display: string): Promise<void> {
     // Cancelled before it reached a slow path: stop here, not in a call that may never return.
     this.signal.throwIfAborted();
-    if (this.#entered || this.#ended || !this.#guard.paths.isSlow(real)) return;
-    this.#entered = true;
+    // A second path of the same call waits for the same slot.
+    if (this.#entering || this.#ended || !this.#guard.paths.isSlow(real))
+      return this.#entering ?? Promise.resolve();
     this.#display = display;
     this.signal.addEventListener('abort', () => this.#give(this.signal.reason), { once: true });
+    this.#entering = this.#takeSlot();
+    return this.#entering;
+  }
+
+  async #takeSlot(): Promise<void> {
     this.#arm();
     await this.#guard.take(this);
-    if (this.#ended) this.#guard.give();
-    else this.#holds = true;
+    if (this.#ended) return this.#guard.give();
+    this.#holds = true;
+    // The wait for the slot does not count against the call's own deadline.
+    this.#arm();
   }
 
   alive(): void {
-    if (this.#timer && !this.#ended) this.#arm();
+    if (this.#timer && !this.#ended && !this.signal.aborted) this.#arm();
   }
 
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
     clearTimeout(this.#timer);
+    this.#outer.removeEventListener('abort', this.#follow);
     if (this.#holds) this.#guard.give();
   }
 

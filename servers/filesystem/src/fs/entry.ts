@@ -35,6 +35,8 @@ export async function resolveEntry(
   input: string,
   verb: 'deleted' | 'moved',
 ): Promise<Entry> {
+  // finalLink touches the parent directory before resolvePath would put it under the guard.
+  await roots.enterGuard(input, policy.stall);
   const link = await finalLink(roots, input);
   if (link) {
     const display = roots.display(link.real);

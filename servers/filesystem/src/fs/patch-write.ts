@@ -55,17 +55,24 @@ async function assertStillAbsent(change: PlannedChange): Promise<void> {
  * before the first write changes nothing; a failure after it (a full disk, a permission) says which
  * files were already written, since several renames cannot be made one atomic step.
  */
-export async function commitChanges(changes: readonly PlannedChange[]): Promise<void> {
+export async function commitChanges(changes: readonly PlannedChange[], signal?: AbortSignal): Promise<void> {
   for (const change of changes) {
     if (change.digest === undefined) await assertStillAbsent(change);
     else await assertUnchanged(change.real, change.display, change.digest);
   }
+  // Given up (a stalled mount) or cancelled while the checks waited: nothing is written.
+  signal?.throwIfAborted();
   const done: string[] = [];
   for (const change of changes) {
     try {
+      if (done.length === 0) signal?.throwIfAborted();
       if (change.text === undefined)
         await withParentDir(change.real, change.display, (dir, name) => unlink(dir.entry(name)));
-      else await atomicWrite(change.real, change.text, { display: change.display });
+      else
+        await atomicWrite(change.real, change.text, {
+          display: change.display,
+          ...(done.length === 0 && signal ? { signal } : {}),
+        });
       done.push(change.display);
     } catch (error) {
       const reason = isUserError(error) ? error.message : `error ${codeOf(error) ?? 'unknown'}`;

@@ -46,6 +46,7 @@ export async function removeTree(
 async function removeEntry(path: string, signal: AbortSignal | undefined): Promise<void> {
   throwIfAborted(signal);
   const stats = await lstat(path);
+  throwIfAborted(signal);
   if (!stats.isDirectory()) {
     await unlink(path);
     return;
@@ -72,5 +73,6 @@ async function removeEntry(path: string, signal: AbortSignal | undefined): Promi
   } finally {
     await handle?.close();
   }
+  throwIfAborted(signal);
   await rmdir(path);
 }

@@ -115,6 +115,7 @@ async function moveBetween(
 ): Promise<void> {
   const sourcePath = from.entry(sourceName);
   await assertSameEntry(sourcePath, source.stats, source.display);
+  throwIfAborted(signal);
   try {
     await rename(sourcePath, to.entry(targetName));
     return;

@@ -1,7 +1,7 @@
 import { closeSync, type Dirent, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
-import { sep } from 'node:path';
-import { slowPaths } from '@mcpkit/core/roots';
+import { basename, sep } from 'node:path';
+import { type StallScope, slowPaths, stallScopeOf } from '@mcpkit/core/roots';
 import { DIR_FLAGS, hasProcFd } from './pinned.js';
 
 /**
@@ -90,9 +90,13 @@ export class WalkLister {
   readonly onSlowMount: boolean;
   #slow = 0;
 
-  constructor(root: string) {
+  readonly #scope: StallScope | undefined;
+
+  /** `signal`: the call's; a slow mount the walk comes across joins that call's stall guard. */
+  constructor(root: string, signal?: AbortSignal) {
     this.onSlowMount = slowPaths.isSlow(root);
     this.sync = !this.onSlowMount;
+    this.#scope = stallScopeOf(signal);
   }
 
   /**
@@ -105,12 +109,19 @@ export class WalkLister {
 
   list(path: string): Dirent[] | Promise<Dirent[]> {
     // A network or FUSE file system may be mounted below a local root: never inline there.
-    if (!this.sync || (slowPaths.anySlow && slowPaths.isSlow(path))) return listDirectory(path);
+    if (slowPaths.anySlow && slowPaths.isSlow(path)) return this.#listSlow(path);
+    if (!this.sync) return listDirectory(path);
     const start = performance.now();
     try {
       return listDirectorySync(path);
     } finally {
       if (performance.now() - start > SLOW_LISTING_MS && ++this.#slow >= SLOW_LISTINGS) this.sync = false;
     }
+  }
+  // A walk from a local root that crosses onto a network or FUSE mount: under the call's deadline
+  // and slot from there on, named by the directory's own name (never a host path).
+  async #listSlow(path: string): Promise<Dirent[]> {
+    await this.#scope?.enter(path, basename(path));
+    return listDirectory(path);
   }
 }

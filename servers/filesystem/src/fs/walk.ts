@@ -173,7 +173,7 @@ export async function* walk(root: string, options: WalkOptions = {}): AsyncGener
   // Awaiting once per entry would cost more than the walk itself; the signal is still read per entry.
   const tick = checkpoint(signal, Math.max(1, 256 / CHECK_EVERY));
 
-  const lister = new WalkLister(root);
+  const lister = new WalkLister(root, signal);
   const pending = new Map<string, Promise<Dirent[]>>();
   const list = (path: string): Dirent[] | Promise<Dirent[]> => {
     const early = pending.get(path);

@@ -148,7 +148,7 @@ export const applyPatch = defineTool({
       }
     }
     call.signal.throwIfAborted();
-    await commitChanges(changes);
+    await commitChanges(changes, call.signal);
     return {
       text: `Applied the patch to ${files.length} file${files.length === 1 ? '' : 's'}:\n${listing(files, false)}`,
       structured: { files, dryRun },

@@ -18,7 +18,7 @@ function codeOf(error: unknown): string | undefined {
  * descriptor of the one before (the deepest existing one is pinned first), so a directory on the way
  * that is swapped for a link meanwhile makes it fail instead of creating directories outside.
  */
-async function makeDirectories(target: ResolvedPath): Promise<void> {
+async function makeDirectories(target: ResolvedPath, signal: AbortSignal): Promise<void> {
   let base = dirname(target.real);
   const missing = [basename(target.real)];
   for (;;) {
@@ -32,6 +32,8 @@ async function makeDirectories(target: ResolvedPath): Promise<void> {
   let dir = await PinnedDir.open(base, target.display);
   try {
     for (const name of missing) {
+      // A call given up (a stalled mount) or cancelled creates nothing more once the mount answers.
+      signal.throwIfAborted();
       try {
         await mkdir(dir.entry(name));
       } catch (error) {
@@ -62,7 +64,7 @@ export const createDirectory = defineTool({
     if (existing?.isDirectory()) return { text: `Directory ${name} already exists.` };
     if (existing) throw new UserError(`"${target.display}" already exists and is not a directory.`);
     try {
-      await makeDirectories(target);
+      await makeDirectories(target, call.signal);
     } catch (error) {
       const code = codeOf(error);
       // Lost a race with something that put a file (or a link) on the way since the path was resolved.

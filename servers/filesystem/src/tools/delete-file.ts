@@ -77,6 +77,7 @@ export const deleteFile = defineTool({
     }
     await withParentDir(entry.real, entry.display, async (dir, base) => {
       await assertSameEntry(dir.entry(base), entry.stats, entry.display);
+      call.signal.throwIfAborted();
       await unlink(dir.entry(base));
     });
     return { text: `Deleted ${link ? 'the symbolic link ' : ''}${name}.` };

@@ -133,7 +133,8 @@ export const searchContent = defineTool({
       stats,
       walkStats: walked,
       display: dir.display,
-      // Called once per file: without a progress token, not even the message is built.
+      // Called once per file: without a progress token, not even the message is built; on a slow
+      // mount each file still tells the stall guard the search is alive.
       ...(call.progress.enabled
         ? {
             onFile: (s: ContentStats) => {
@@ -141,7 +142,9 @@ export const searchContent = defineTool({
               call.progress.report(done, { message: `${done} files searched` });
             },
           }
-        : {}),
+        : call.context.stall
+          ? { onFile: () => call.context.stall?.alive() }
+          : {}),
     });
     const { regex, caseSensitive, contextLines, include, excludePatterns, respectGitignore } = args;
     const shape = [
