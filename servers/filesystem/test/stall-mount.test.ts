@@ -143,6 +143,26 @@ describe('a stalled mount', () => {
       await session.close();
     });
 
+    it('puts a walk that crosses onto the stalled mount below a local root under the guard', async () => {
+      const roots = await RootSet.create([w.base]);
+      const app = createFilesystemApp({
+        roots,
+        stallGuard: new StallGuard({ timeoutMs: TIMEOUT_MS, slots: 2 }),
+      });
+      apps.push(app);
+      const session = await connect(app, { era });
+      stall(layer);
+      const tree = session.callTool('directory_tree', { path: w.base });
+      await layer.held;
+      const local = await session.callTool('read_text_file', { path: join(w.allowed, 'local.txt') });
+      expect(textOf(local)).toContain('on the local disk');
+      const answer = await tree;
+      expect(answer.isError).toBe(true);
+      expect(textOf(answer)).toMatch(/^"mount" did not answer within 0\.3 s/);
+      expect(layer.syncCalls).toEqual([]);
+      await session.close();
+    });
+
     it('commits nothing when a write on the stalled root is given up, or cancelled', async () => {
       const session = await connect(await serve(1), { era });
       const before = await treeHash(w.base);
