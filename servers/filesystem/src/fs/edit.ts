@@ -67,9 +67,36 @@ export function applyEdits(text: string, edits: readonly Edit[]): EditResult {
 
 /** The line ending most lines of `text` use; LF when there are none. */
 export function dominantEol(text: string): '\n' | '\r\n' {
-  const crlf = text.match(/\r\n/g)?.length ?? 0;
-  const lf = (text.match(/\n/g)?.length ?? 0) - crlf;
+  // Most files have no CR LF at all, and one native search says so.
+  if (!text.includes('\r\n')) return '\n';
+  let crlf = 0;
+  let lf = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (at > 0 && text.charCodeAt(at - 1) === 13) crlf++;
+    else lf++;
+  }
   return crlf > lf ? '\r\n' : '\n';
+}
+
+/** The 1-based line of each offset in `sorted` (ascending), counting newlines once through the text. */
+function linesAt(text: string, sorted: readonly number[]): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let at = text.indexOf('\n');
+  for (const offset of sorted) {
+    while (at !== -1 && at < offset) {
+      line++;
+      at = text.indexOf('\n', at + 1);
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+function newlines(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
+  return n;
 }
 
 function withEol(value: string, eol: string): string {
@@ -87,9 +114,9 @@ function replaceExact(text: string, edit: Edit, eol: string, label: string, inde
   for (const needle of candidates) {
     const starts = occurrences(text, needle);
     if (starts.length === 0) continue;
-    const table = lineTable(text);
-    const lines = starts.map((s) => table.lineAt(s));
-    if (starts.length > 1 && !edit.replaceAll) throw ambiguous(label, index, lines, 'exactly');
+    // Line numbers are counted only as far as needed: a line table of the whole text costs more.
+    if (starts.length > 1 && !edit.replaceAll)
+      throw ambiguous(label, index, linesAt(text, starts), 'exactly');
     const chosen = edit.replaceAll ? nonOverlapping(starts, needle.length) : starts;
     const replacement = withEol(edit.newText, eol);
     let out = '';
@@ -99,15 +126,16 @@ function replaceExact(text: string, edit: Edit, eol: string, label: string, inde
       from = s + needle.length;
     }
     out += text.slice(from);
-    const first = starts[0]!;
+    const [line] = linesAt(text, [starts[0]!]) as [number];
     return {
       text: out,
       applied: {
         index,
         mode: 'exact',
         count: chosen.length,
-        line: table.lineAt(first),
-        endLine: table.lineAt(first + needle.length - 1),
+        line,
+        // The match's last character is on its first line plus the newlines before that character.
+        endLine: line + newlines(needle.slice(0, -1)),
       },
     };
   }

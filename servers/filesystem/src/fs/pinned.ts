@@ -1,4 +1,12 @@
-import { closeSync, constants, existsSync, open as openCallback, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  open as openCallback,
+  openSync,
+  readlinkSync,
+  type Stats,
+} from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,8 +30,8 @@ const openFd = promisify(openCallback);
  * and the window stays open; see the README's security notes.
  */
 
-// Linux's O_PATH: a handle to the directory itself, which needs no read permission on it.
-const O_PATH = process.platform === 'linux' ? 0o10000000 : 0;
+/** Linux's O_PATH: a handle to an entry itself, which needs no permission on it and does no I/O; 0 elsewhere. */
+export const O_PATH = process.platform === 'linux' ? 0o10000000 : 0;
 /** Opens a directory itself, never through a symbolic link (shared with the verified listing). */
 export const DIR_FLAGS =
   (O_PATH || constants.O_RDONLY) | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -58,6 +66,12 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** A failed open of a directory to pin: gone stays ENOENT for the caller; a link or a file in its place is a swap. */
+function openDirError(error: unknown, display: string): unknown {
+  const code = codeOf(error);
+  return code === 'ENOTDIR' || code === 'ELOOP' ? changedError(display) : error;
+}
+
 /**
  * A directory held open by descriptor, so its entries can be named without going through its
  * path again. Always `close()` it (or use {@link withPinnedDir}).
@@ -83,11 +97,27 @@ export class PinnedDir {
     try {
       fd = await openFd(real, DIR_FLAGS);
     } catch (error) {
-      const code = codeOf(error);
-      // Gone altogether stays ENOENT for the caller; a link or a file in its place is a swap.
-      if (code === 'ENOTDIR' || code === 'ELOOP') throw changedError(display);
-      throw error;
+      throw openDirError(error, display);
     }
+    return PinnedDir.#confirmed(real, fd, display);
+  }
+
+  /**
+   * {@link PinnedDir.open} without a thread-pool round trip, for a caller that already knows the
+   * path is on a local disk, where walking it is a dentry-cache lookup that costs less than the trip.
+   */
+  static openSync(real: string, display: string): PinnedDir {
+    if (!hasProcFd()) return new PinnedDir(real, undefined);
+    let fd: number;
+    try {
+      fd = openSync(real, DIR_FLAGS);
+    } catch (error) {
+      throw openDirError(error, display);
+    }
+    return PinnedDir.#confirmed(real, fd, display);
+  }
+
+  static #confirmed(real: string, fd: number, display: string): PinnedDir {
     let now: string | undefined;
     try {
       now = readlinkSync(`/proc/self/fd/${fd}`);

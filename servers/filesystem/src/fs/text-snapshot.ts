@@ -5,10 +5,13 @@ import { openRegularFile, readSmallFileSync } from './safe-open.js';
 /** Largest file edit_file and apply_patch change: the whole text is held, diffed and rewritten in memory. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
-/** A text file as read for editing, with a digest to notice a change made meanwhile. */
+/** A text file as read for editing, with what it takes to notice a change made meanwhile. */
 export interface TextSnapshot {
   text: string;
-  digest: string;
+  /** The bytes as read: comparing them with the file again is cheaper than hashing it twice. */
+  bytes: Uint8Array;
+  /** SHA-256 of `bytes`, for a caller that keeps only that; worked out when first asked for. */
+  readonly digest: string;
 }
 
 // fatal: a file that is not UTF-8 would come back with U+FFFD in place of its bytes, and writing
@@ -64,27 +67,38 @@ export async function readTextSnapshot(
       `"${display}" looks like a binary file (it contains NUL bytes), so it is not edited.`,
     );
   }
-  return { text, digest: digestOf(bytes) };
+  let digest: string | undefined;
+  return {
+    text,
+    bytes,
+    get digest() {
+      digest ??= digestOf(bytes);
+      return digest;
+    },
+  };
 }
 
 /**
- * Fails when the file no longer has the content `digest` was taken from: someone else wrote it while
- * the edit was being worked out, and writing now would silently undo their change.
+ * Fails when the file no longer has the content it had when read, given as its bytes or their
+ * digest: someone else wrote it while the edit was being worked out, and writing now would silently
+ * undo their change.
  */
 export async function assertUnchanged(
   real: string,
   display: string,
-  digest: string,
+  expected: Uint8Array | string,
   maxBytes = MAX_EDIT_BYTES,
 ): Promise<void> {
-  let now: string | undefined;
+  let now: Buffer | undefined;
   try {
     // Grown past the limit, gone, or no longer a regular file: all of them count as changed.
-    now = digestOf(await readBytes(real, display, maxBytes));
+    now = await readBytes(real, display, maxBytes);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
   }
-  if (now !== digest) {
+  const same =
+    now !== undefined && (typeof expected === 'string' ? digestOf(now) === expected : now.equals(expected));
+  if (!same) {
     throw new UserError(`"${display}" changed while editing; read it again and redo the edit.`);
   }
 }

@@ -77,6 +77,19 @@ export const editFile = defineTool({
     const before = await readTextSnapshot(target.real, target.display);
     const { text, applied } = applyEdits(before.text, edits);
     const changed = text !== before.text;
+    let writing: Promise<void> | undefined;
+    if (changed && !dryRun) {
+      call.signal.throwIfAborted();
+      // Started before the diff is worked out, so the disk syncs the new content meanwhile. The
+      // file is checked again right before it is replaced: a change made since it was read wins.
+      writing = atomicWrite(target.real, text, {
+        display: target.display,
+        signal: call.signal,
+        beforeReplace: () => assertUnchanged(target.real, target.display, before.bytes),
+      });
+      // Awaited below; this only keeps a failure from counting as unhandled until then.
+      writing.catch(() => {});
+    }
     const diff = unifiedDiff(target.display, before.text, text);
     const budget = Math.min(MAX_DIFF_BYTES, Math.floor(call.app.outputLimitBytes / 2));
     const shown = diff
@@ -95,15 +108,13 @@ export const editFile = defineTool({
       diffTruncated: shown?.truncated ?? true,
     };
     if (dryRun) return { text: view, structured };
-    if (!changed) {
+    if (!writing) {
       return {
         text: `No change: the edits leave "${target.display}" as it was, so nothing was written.`,
         structured,
       };
     }
-    call.signal.throwIfAborted();
-    await assertUnchanged(target.real, target.display, before.digest);
-    await atomicWrite(target.real, text, { display: target.display });
+    await writing;
     return { text: `${summarize(target.display, applied)}\n${view}`, structured };
   },
 });
