@@ -85,7 +85,7 @@ export function stalling<M extends Record<string, unknown>>(real: M, layer: Stal
       }
     };
   }
-  return { ...wrapped, default: wrapped } as M;
+  return { ...wrapped, default: wrapped } as unknown as M;
 }
 
 /** `node:fs` with its callback `open` through the gate and its synchronous path calls recorded. */
@@ -114,5 +114,5 @@ export function watchingSync<M extends Record<string, unknown>>(real: M, layer: 
       }),
     );
   };
-  return { ...wrapped, default: wrapped } as M;
+  return { ...wrapped, default: wrapped } as unknown as M;
 }
