@@ -68,12 +68,18 @@ export const cli: ServerBin = {
       );
     }
     const write = cli.values.write === true;
+    // Name what the user set: any of these may have come from an MCPKIT_ variable.
+    const named = (flag: string) => cli.sources[flag] ?? `--${flag}`;
     if (write && cli.common.readOnly) {
-      // Name what the user set: either may have come from an MCPKIT_ variable.
-      const named = (flag: string) => cli.sources[flag] ?? `--${flag}`;
       throw new UsageError(`Give ${named('write')} or ${named('read-only')}, not both.`);
     }
     const exportDirs = (cli.values['export-dir'] as string[] | undefined) ?? [];
+    if (exportDirs.length > 0 && cli.common.readOnly) {
+      // --read-only hides export_query's file writes with every other change: the directory would go unused.
+      throw new UsageError(
+        `Give ${named('export-dir')} or ${named('read-only')}, not both: read-only writes no export files.`,
+      );
+    }
     const roots =
       exportDirs.length > 0
         ? await RootSet.create(exportDirs).catch((error: unknown) => {
@@ -84,6 +90,7 @@ export const cli: ServerBin = {
       return createSqliteApp({
         database,
         write,
+        ...(cli.common.readOnly ? { readOnly: true } : {}),
         log,
         ...(roots ? { roots } : {}),
         ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),

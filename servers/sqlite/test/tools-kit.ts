@@ -33,6 +33,8 @@ export interface ToolsWorld {
 
 export interface ToolsWorldOptions {
   write?: boolean;
+  /** Change nothing at all (the runner's --read-only): no database change and no file written. */
+  readOnly?: boolean;
   /** Serve `<dir>/exports` as the export directory. */
   exports?: boolean;
   outputLimitBytes?: number;
@@ -79,6 +81,7 @@ export async function toolsWorld(era: Era, options: ToolsWorldOptions = {}): Pro
   const app = createSqliteApp({
     database: fixture.main,
     write: options.write === true,
+    ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.exports ? { roots: await RootSet.create([exportDir]) } : {}),
     ...(options.outputLimitBytes ? { outputLimitBytes: options.outputLimitBytes } : {}),
   });

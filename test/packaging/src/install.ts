@@ -8,6 +8,14 @@ import { runOk } from './run.js';
 
 export const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
 
+/**
+ * A guard against a hung install, not a judgement of its speed. A native dependency whose prebuilt
+ * binary cannot be downloaded (a machine that reaches only the npm registry) is compiled from
+ * source during the install, as a user's npm would: about 75 s of CPU for better-sqlite3, several
+ * times that in wall time on a busy 2-core machine.
+ */
+const INSTALL_TIMEOUT_MS = 900_000;
+
 /** Creates `dir` with a bare package.json and installs `tarballs` into it. */
 export async function installTarballs(dir: string, tarballs: string[]): Promise<void> {
   mkdirSync(dir, { recursive: true });
@@ -15,7 +23,7 @@ export async function installTarballs(dir: string, tarballs: string[]): Promise<
     join(dir, 'package.json'),
     `${JSON.stringify({ name: 'user-project', private: true }, null, 2)}\n`,
   );
-  await runOk('npm', [...NPM_INSTALL, ...tarballs], { cwd: dir, timeoutMs: 180_000 });
+  await runOk('npm', [...NPM_INSTALL, ...tarballs], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS });
 }
 
 /** Where the lockfile says each installed package came from, by package name. */

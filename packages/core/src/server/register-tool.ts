@@ -4,16 +4,26 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { runCall } from './call.js';
 import { withCachedJsonSchema } from './json-schema-cache.js';
 import { errorResult, runRound, strictInput, toCallToolResult } from './tool-run.js';
-import type { AnyTool, Instance, ToolOutput } from './types.js';
+import type { AnyTool, App, Instance, ToolOutput } from './types.js';
+
+/**
+ * Whether an app in read-only mode `readOnly` offers `def`: a read-only tool always; any other
+ * only when the app may change things, or when it is read-only for its data alone and the tool
+ * writes only outside that data. A hidden tool is not registered at all, so it cannot be called.
+ */
+export function offersTool(readOnly: App['readOnly'], def: AnyTool): boolean {
+  if (def.annotations.readOnlyHint || readOnly === false) return true;
+  return readOnly === 'data' && def.writesOutsideData === true;
+}
 
 /**
  * Registers a tool on an instance: runs it inside a multi-round flow (so it can ask for roots,
  * sampling or confirmation in either era), maps errors to one clear sentence, and bounds the
- * text it returns. In read-only mode a tool that is not read-only is not registered at all.
+ * text it returns. A tool the app's read-only mode hides is not registered at all.
  */
 export function registerTool(instance: Instance, def: AnyTool): void {
   const { mcp, app } = instance;
-  if (app.readOnly && !def.annotations.readOnlyHint) return;
+  if (!offersTool(app.readOnly, def)) return;
   const handler = async (
     args: unknown,
     ctx: ServerContext,

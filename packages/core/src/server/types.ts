@@ -117,6 +117,14 @@ export interface ToolDefinition<
   output?: O;
   annotations: Omit<ToolAnnotations, 'title'> & { readOnlyHint: boolean };
   /**
+   * For a tool that is not read-only but leaves the server's own data alone, e.g. one that writes a
+   * file into a directory the operator named: an app that is read-only for its data only
+   * (`readOnly: 'data'`) still offers it, with its true `readOnlyHint: false`, so hosts still ask
+   * before it runs. An app that changes nothing (`readOnly: true`, the runner's `--read-only`) hides
+   * it like every other tool that is not read-only.
+   */
+  writesOutsideData?: boolean;
+  /**
    * Lets a 2026-era client that declares the tasks extension get a task handle at once and poll
    * for the result (see `@mcpkit/core/tasks`). The 2025 era has no tasks: the tool runs as usual.
    */
@@ -223,8 +231,12 @@ export interface ServerMetadata<C = undefined> {
 export interface AppOptions {
   /** The allowed directories (the ceiling client roots may narrow), for servers that work on files. */
   roots?: RootSet;
-  /** Hide every tool that is not read-only. */
-  readOnly?: boolean;
+  /**
+   * `true`: change nothing, so every tool that is not read-only is hidden (the runner's
+   * `--read-only`). `'data'`: leave the server's own data unchanged, so tools that are not
+   * read-only are hidden except those marked `writesOutsideData`. Default `false`: every tool.
+   */
+  readOnly?: boolean | 'data';
   /** Items per page of the list methods (`tools/list`, `resources/list`, …). Default 100. */
   pageSize?: number;
   /**
@@ -258,7 +270,8 @@ export interface AppView<C = unknown> {
   readonly name: string;
   readonly version: string;
   readonly context: C;
-  readonly readOnly: boolean;
+  /** What the app may change: see {@link AppOptions.readOnly}. */
+  readonly readOnly: boolean | 'data';
   /** Items per page of the list methods. */
   readonly pageSize: number;
   /** Items per page of a paged tool result. */

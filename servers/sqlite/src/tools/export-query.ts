@@ -3,8 +3,11 @@
  * a page at a time behind a cursor) or written to a file inside one of the operator's
  * --export-dir directories (narrowed by the client's roots). A file export never leaves those
  * directories (core resolves the path, symlinks included), never replaces a file without the user's
- * consent, never writes over the database or its journal files even with it (export-guard.ts), and
- * changes no database: it counts as read-only, so the default read-only server offers it.
+ * consent, and never writes over the database or its journal files even with it (export-guard.ts).
+ *
+ * Because it can write a file it is not annotated read-only, and hosts ask before running it. It
+ * changes no database, though, so it is marked as writing outside the data: the default server,
+ * read-only for its database, still offers it; `--read-only` (change nothing) hides it.
  */
 import { confirm } from '@mcpkit/core/elicitation';
 import { UserError } from '@mcpkit/core/errors';
@@ -233,7 +236,10 @@ export const exportQuery = defineTool({
       .describe('The user agreed to replace the file; only when the client cannot ask'),
   }),
   output: Output,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // Destructive because, once the user agrees, it replaces an existing file; idempotent because the
+  // same call writes the same file again.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  writesOutsideData: true,
   task: 'optional',
   async run(args, call) {
     // Checked before anything is asked: a user is never asked to replace a file for a query that cannot run.

@@ -11,7 +11,8 @@ import { writeQuery } from './write-query.js';
 
 /**
  * Every tool of the SQLite server, in the order `tools/list` shows them: the official six first.
- * Core hides the ones that are not read-only unless the server was started with --write.
+ * Without --write core hides the ones that change the database (export_query, which writes only
+ * files, stays); --read-only hides export_query too.
  */
 export const tools = [
   readQuery,
