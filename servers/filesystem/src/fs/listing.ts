@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 import type { PageSource } from '@mcpkit/core/pagination';
-import type { NameFilter } from './directory-page.js';
+import { EVERY_NAME, type NameFilter, NON_ASCII_CHAR } from './directory-page.js';
 import type { EntryMatcher } from './glob.js';
 import type { Positioned } from './paging.js';
 import { isSensitive, SENSITIVE_DIRS, SENSITIVE_PATTERNS } from './sensitive.js';
@@ -13,27 +13,45 @@ export interface Hidden {
 }
 
 /**
- * A quick test that is true for every path `isSensitive` could flag, built from its own lists so
- * the rule stays in one place. `isSensitive` costs about 2 µs (a picomatch list per name), more than
- * walking the entry, so a walk asks it only when a lower-cased path from the root contains the
- * literal part of some secret pattern (".env", ".pem", "id_rsa", ".ssh"…). Both sides lower-case
- * with `toLowerCase` and `isSensitive` only ever cuts names short, so nothing it flags is missed;
- * a pattern with other glob characters than `*`, or a needle with a `/` (which could span two
- * names), makes the test pass everything.
+ * The literal parts of the secret rules (".env", ".pem", "id_rsa", ".ssh"…), lower-cased and
+ * escaped as one regular-expression alternation, built from `isSensitive`'s own lists so the rule
+ * stays in one place; or `undefined` when a pattern has other glob characters than `*`, or a needle
+ * holds a `/` (which could span two names): then any path might be secret.
  */
-const mightBeSecret: (lowerCasePath: string) => boolean = (() => {
+const SECRET_NEEDLES: string | undefined = (() => {
   const needles: string[] = [...SENSITIVE_DIRS];
   for (const pattern of SENSITIVE_PATTERNS) {
-    if (/[?[\]{}()!+@\\]/.test(pattern)) return () => true;
+    if (/[?[\]{}()!+@\\]/.test(pattern)) return undefined;
     const pieces = pattern.toLowerCase().split('*');
     needles.push(pieces.reduce((a, b) => (b.length > a.length ? b : a), ''));
   }
-  if (needles.some((n) => n === '' || n.includes('/'))) return () => true;
-  const any = new RegExp(
-    needles.map((n) => n.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
-  );
+  if (needles.some((n) => n === '' || n.includes('/'))) return undefined;
+  return needles.map((n) => n.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+})();
+
+/**
+ * A quick test that is true for every path `isSensitive` could flag. `isSensitive` costs about 2 µs
+ * (a picomatch list per name), more than walking the entry, so a walk asks it only when a
+ * lower-cased path from the root contains a secret needle. Both sides lower-case with `toLowerCase`
+ * and `isSensitive` only ever cuts names short, so nothing it flags is missed.
+ */
+const mightBeSecret: (lowerCasePath: string) => boolean = (() => {
+  if (SECRET_NEEDLES === undefined) return () => true;
+  const any = new RegExp(SECRET_NEEDLES);
   return (path) => any.test(path);
 })();
+
+/**
+ * The closer-look test of a one-directory listing (see `DirectoryPageOptions.closerLook`): names
+ * with a character outside ASCII, or with a secret needle in any letter case. For an ASCII name,
+ * `toLowerCase` changes only A-Z, which is just what the `i` flag ignores, so a name this passes
+ * over is one `mightBeSecret` would clear too. One test per name, where the filter took a
+ * lower-cased copy and a needle test, and the page a test for non-ASCII characters.
+ */
+const SECRET_OR_NON_ASCII = new RegExp(
+  SECRET_NEEDLES === undefined ? '' : `${NON_ASCII_CHAR}|${SECRET_NEEDLES}`,
+  'i',
+);
 
 /**
  * The exclude test of a listing or search: the caller's globs, then (unless the operator allowed
@@ -68,19 +86,34 @@ export function listingFilter(
   };
 }
 
+/** The exclude test of a one-directory listing and its closer-look test (see `directoryPage`). */
+export interface DirectoryFilter {
+  exclude: NameFilter;
+  closerLook: RegExp;
+}
+
 /**
  * The exclude test of a one-directory listing: {@link listingFilter}'s secret rule for the entries
  * of `root` alone, asked with the name only. The entry's path is built just for the names the quick
- * test cannot clear, instead of for every entry of a directory that may hold thousands.
+ * test cannot clear, instead of for every entry of a directory that may hold thousands; and the
+ * page asks it only about the names `closerLook` matches.
  */
-export function directoryFilter(root: string, hideSecrets: boolean, hidden: Hidden): NameFilter | undefined {
+export function directoryFilter(
+  root: string,
+  hideSecrets: boolean,
+  hidden: Hidden,
+): DirectoryFilter | undefined {
   if (!hideSecrets) return undefined;
   const inSecretDir = isSensitive(`${root}${sep}-`);
   const prefix = root.endsWith(sep) ? root : root + sep;
-  return (name) => {
-    if (!inSecretDir && !(mightBeSecret(name.toLowerCase()) && isSensitive(prefix + name))) return false;
-    hidden.secrets++;
-    return true;
+  return {
+    exclude: (name) => {
+      if (!inSecretDir && !(mightBeSecret(name.toLowerCase()) && isSensitive(prefix + name))) return false;
+      hidden.secrets++;
+      return true;
+    },
+    // In a secret directory every entry is left out, so each needs asking.
+    closerLook: inSecretDir ? EVERY_NAME : SECRET_OR_NON_ASCII,
   };
 }
 

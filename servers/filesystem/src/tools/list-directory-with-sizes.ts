@@ -2,9 +2,9 @@ import type { Dirent } from 'node:fs';
 import type { JsonValue, PageSource } from '@mcpkit/core/pagination';
 import * as z from 'zod';
 import { defineTool, type FsCall, resolveArg } from '../context.js';
-import { type DirectoryPageOptions, directoryPage, type NameFilter } from '../fs/directory-page.js';
+import { type DirectoryPageOptions, directoryPage } from '../fs/directory-page.js';
 import { escapeName, formatSize, tagged } from '../fs/display.js';
-import { directoryFilter, type Hidden, listingNotes } from '../fs/listing.js';
+import { type DirectoryFilter, directoryFilter, type Hidden, listingNotes } from '../fs/listing.js';
 import { boundedPage, cursorList, type Positioned, pageBudget } from '../fs/paging.js';
 import { sizesOf, totals } from '../fs/sizes.js';
 import { type EntryType, typeOf, type WalkStats, walkStats } from '../fs/walk.js';
@@ -17,6 +17,10 @@ const SIZE_STAND_IN = '0'.repeat(SIZE_WIDTH);
 function line(name: string, type: EntryType, size: string): string {
   return `${tagged(type)}${escapeName(name).padEnd(30)} ${size.padStart(SIZE_WIDTH)}`.trimEnd();
 }
+
+/** A file's line as it will be once its size is known, to measure against the page's budget. */
+const standInLine = (name: string, type: EntryType): string =>
+  line(name, type, type === 'file' ? SIZE_STAND_IN : '');
 
 /** Entries of one page (or of the whole directory) and their sizes, in the same order. */
 interface Sized {
@@ -31,7 +35,7 @@ type PageArgs = {
   list: string;
   cursor: string | undefined;
   stats: WalkStats;
-  exclude: NameFilter | undefined;
+  filter: DirectoryFilter | undefined;
   call: FsCall;
 };
 
@@ -46,8 +50,8 @@ function pageOptions(args: PageArgs): DirectoryPageOptions {
     budgetBytes: pageBudget(app.outputLimitBytes),
     stats: args.stats,
     display: args.display,
-    ...(args.exclude ? { exclude: args.exclude } : {}),
-    render: (name, type) => line(name, type, type === 'file' ? SIZE_STAND_IN : ''),
+    ...args.filter,
+    render: standInLine,
   };
 }
 
@@ -136,7 +140,7 @@ export const listDirectoryWithSizes = defineTool({
       list: cursorList('list_directory_with_sizes', [dir.real, sortBy]),
       cursor,
       stats,
-      exclude: directoryFilter(dir.real, !call.context.allowSensitive, hidden),
+      filter: directoryFilter(dir.real, !call.context.allowSensitive, hidden),
       call,
     };
     const { page, whole } = sortBy === 'size' ? await bySize(args) : await byName(args);

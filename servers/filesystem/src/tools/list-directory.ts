@@ -4,9 +4,13 @@ import { directoryPage } from '../fs/directory-page.js';
 import { escapeName, tagged } from '../fs/display.js';
 import { directoryFilter, type Hidden, listingNotes } from '../fs/listing.js';
 import { cursorList, pageBudget } from '../fs/paging.js';
-import { typeOf, walkStats } from '../fs/walk.js';
+import { type EntryType as EntryKind, typeOf, walkStats } from '../fs/walk.js';
 
 const EntryType = z.enum(['file', 'directory', 'symlink', 'other']);
+
+// One function for every call, not a closure made per call: the compiled page loop calls it
+// directly instead of falling back when the next call hands it a new one.
+const render = (name: string, type: EntryKind): string => tagged(type) + escapeName(name);
 
 /**
  * Lists one directory in name order, a page at a time. The text keeps the official server's
@@ -46,7 +50,7 @@ export const listDirectory = defineTool({
     const { app } = call;
     const hidden: Hidden = { secrets: 0 };
     const stats = walkStats();
-    const exclude = directoryFilter(dir.real, !call.context.allowSensitive, hidden);
+    const filter = directoryFilter(dir.real, !call.context.allowSensitive, hidden);
     const page = await directoryPage(dir.real, {
       codec: app.cursors,
       list: cursorList('list_directory', [dir.real]),
@@ -56,8 +60,8 @@ export const listDirectory = defineTool({
       stats,
       display: dir.display,
       signal: call.signal,
-      ...(exclude ? { exclude } : {}),
-      render: (name, type) => tagged(type) + escapeName(name),
+      ...filter,
+      render,
     });
     const { entries } = page;
     const lines = page.texts;
