@@ -39,6 +39,9 @@ function guard<A extends unknown[], R>(
   return (...args) => {
     const call = args.pop() as FsCall;
     const head = args as unknown as A;
+    // Nothing slow mounted anywhere (the usual machine): no scope, no extra signal, no race.
+    if (!call.context.stallGuard.paths.anySlow)
+      return Promise.resolve(handler(...head, call)) as Promise<Awaited<R>>;
     return call.context.stallGuard.run<Awaited<R>>(
       call.signal,
       (scope) => Promise.resolve(handler(...head, underScope(call, scope))) as Promise<Awaited<R>>,
