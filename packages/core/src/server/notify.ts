@@ -37,10 +37,17 @@ export function registerTarget(mcp: McpServer, hub: SubscriptionHub, owner: obje
         if (mcp.isConnected()) await mcp.server.sendResourceUpdated({ uri });
       },
       listChanged: (kind) => {
-        if (!mcp.isConnected()) return;
-        if (kind === 'tools') mcp.sendToolListChanged();
-        else if (kind === 'prompts') mcp.sendPromptListChanged();
-        else mcp.sendResourceListChanged();
+        // Only for a kind this server offers (an app without resources still hears the roots
+        // change that resources follow); the SDK's own senders leave a refusal, or a connection
+        // closing meanwhile, as an unhandled rejection.
+        if (!mcp.isConnected() || !mcp.server.getCapabilities()[kind]?.listChanged) return;
+        const sent =
+          kind === 'tools'
+            ? mcp.server.sendToolListChanged()
+            : kind === 'prompts'
+              ? mcp.server.sendPromptListChanged()
+              : mcp.server.sendResourceListChanged();
+        sent.catch(() => {});
       },
     },
     owner ? { owner } : {},
