@@ -127,6 +127,7 @@ export {
   envName,
   type ParsedCommandLine,
   type Positionals,
+  parseCommandLine,
   runServer,
   type ServerBin,
   serveAppStdio,

@@ -62,7 +62,7 @@ describe('a stalled mount', () => {
   };
 
   describe.each(ERAS)('%s', (era) => {
-    it('answers the other root while a call on the stalled one waits, and still takes its cancel', async () => {
+    it('answers the other root while a call on the stalled one waits', async () => {
       // A deadline far beyond the test: the stuck call can only end by its cancel.
       const session = await connect(await serve(2, 600_000), { era });
       stall(layer);
@@ -80,6 +80,8 @@ describe('a stalled mount', () => {
       expect(textOf(listing)).toContain('local.txt');
       expect(settled).toBe(false);
 
+      // Ends the stuck call. The client rejects on its own abort, so this shows nothing of the
+      // server's side; that a cancel reaches the work is the write test's check below.
       controller.abort();
       await expect(stuck).rejects.toThrow();
       expect(layer.syncCalls).toEqual([]);
@@ -117,7 +119,7 @@ describe('a stalled mount', () => {
 
       for (const answer of await Promise.all(calls)) {
         const text = textOf(answer);
-        // read_multiple_files reports per file; the others fail as a whole.
+        // Each is given up as a whole, read_multiple_files included: the guard answers for the call.
         expect(text).toMatch(/"mount[^"]*" (did not answer|could not be reached) within 0\.3 s/);
       }
       expect(layer.maxInFlight).toBeLessThanOrEqual(2);

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { silentLogger } from '@mcpkit/core/logging';
-import type { ParsedCommandLine } from '@mcpkit/core/runner';
+import { type ParsedCommandLine, parseCommandLine } from '@mcpkit/core/runner';
 import { textOf } from '@mcpkit/core/testing';
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,45 +89,23 @@ describe.each(ERAS)('export_query by mode, %s era', (era) => {
   });
 });
 
-/** A parsed command line with the server's flags in `values`; nothing else set. */
-function commandLine(
-  values: ParsedCommandLine['values'],
-  readOnly: boolean,
-  sources: Record<string, string> = {},
-): ParsedCommandLine {
-  return {
-    help: false,
-    version: false,
-    positionals: [],
-    values,
-    sources,
-    warnings: [],
-    common: {
-      transport: 'stdio',
-      host: '127.0.0.1',
-      port: 3000,
-      allowedOrigins: [],
-      allowedHosts: [],
-      logLevel: 'info',
-      readOnly,
-      pageSize: undefined,
-      outputLimitBytes: undefined,
-    },
-  };
+/** The server's command line as the bin parses it: these arguments, and only this environment. */
+function commandLine(argv: string[], env: Record<string, string> = {}): ParsedCommandLine {
+  return parseCommandLine(argv, cli.options, env, cli.bin);
 }
 
 describe('the command line', () => {
   it('maps no flag to database read-only, --read-only to change nothing, --write to changes', async () => {
     const fixture = toolsFixture();
     try {
-      for (const [values, readOnly, expected] of [
-        [{ db: fixture.main }, false, 'data'],
-        [{ db: fixture.main }, true, true],
-        [{ db: fixture.main, write: true }, false, false],
+      for (const [argv, expected] of [
+        [['--db', fixture.main], 'data'],
+        [['--db', fixture.main, '--read-only'], true],
+        [['--db', fixture.main, '--write'], false],
       ] as const) {
-        const app = await cli.create(commandLine({ ...values }, readOnly), silentLogger);
+        const app = await cli.create(commandLine([...argv]), silentLogger);
         try {
-          expect(app.readOnly, JSON.stringify({ values, readOnly })).toBe(expected);
+          expect(app.readOnly, argv.join(' ')).toBe(expected);
         } finally {
           await app.close();
         }
@@ -140,11 +118,11 @@ describe('the command line', () => {
   it('refuses an export directory with --read-only, naming what the user set', async () => {
     const fixture = toolsFixture();
     try {
-      const values = { db: fixture.main, 'export-dir': [join(fixture.dir, 'exports')] };
-      await expect(async () => cli.create(commandLine(values, true), silentLogger)).rejects.toThrow(
-        'Give --export-dir or --read-only, not both: read-only writes no export files.',
-      );
-      const fromEnv = commandLine(values, true, { 'read-only': 'MCPKIT_READ_ONLY' });
+      const argv = ['--db', fixture.main, '--export-dir', join(fixture.dir, 'exports')];
+      await expect(async () =>
+        cli.create(commandLine([...argv, '--read-only']), silentLogger),
+      ).rejects.toThrow('Give --export-dir or --read-only, not both: read-only writes no export files.');
+      const fromEnv = commandLine(argv, { MCPKIT_READ_ONLY: 'true' });
       await expect(async () => cli.create(fromEnv, silentLogger)).rejects.toThrow(
         'Give --export-dir or MCPKIT_READ_ONLY, not both: read-only writes no export files.',
       );

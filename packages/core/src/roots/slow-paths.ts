@@ -5,7 +5,8 @@
  * synchronous call stops the whole server, every other call and cancellation with it. Callers ask
  * {@link SlowPaths.isSlow} before taking a synchronous fast path.
  */
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { isWithin } from './containment.js';
 import { isSlowType, type Mount, readLinuxMounts, readMountTable } from './mount-table.js';
 
 /** How long a Linux mount table is trusted before it is read again (mounts come and go). */
@@ -68,8 +69,9 @@ export class SlowPaths {
     if (slow === undefined) return true;
     if (this.#platform === 'win32' && /^(\\\\|\/\/)(?![?.][\\/])/.test(path)) return true;
     if (slow.length === 0) return false;
-    if (this.#extra.some((dir) => within(dir, path))) return true;
-    const nearest = this.#mounts.find((mount) => within(mount.path, path));
+    const platform = this.#platform;
+    if (this.#extra.some((dir) => isWithin(dir, path, platform))) return true;
+    const nearest = this.#mounts.find((mount) => isWithin(mount.path, path, platform));
     return nearest?.slow ?? false;
   }
 
@@ -101,7 +103,7 @@ export class SlowPaths {
     if (fresh) {
       // An unreadable table on a platform that has one: assume nothing is slow rather than make
       // every call slow; the operator's --slow-path still applies.
-      this.#mounts = relevant(mounts ?? []);
+      this.#mounts = relevant(mounts ?? [], this.#platform);
       this.#readAt = Date.now();
     }
     this.#slow = [...this.#mounts.filter((mount) => mount.slow).map((mount) => mount.path), ...this.#extra];
@@ -113,7 +115,7 @@ export class SlowPaths {
  * inside a slow one. Of two mounts on one point the later is on top and decides; kernel pseudo file
  * systems (/proc, /sys: systemd's binfmt_misc automount) never wait on anything.
  */
-function relevant(mounts: readonly Mount[]): { path: string; slow: boolean }[] {
+function relevant(mounts: readonly Mount[], platform: NodeJS.Platform): { path: string; slow: boolean }[] {
   const top = new Map<string, boolean>();
   for (const mount of mounts) top.set(mount.path, isSlowType(mount.type));
   const slow = [...top]
@@ -121,17 +123,10 @@ function relevant(mounts: readonly Mount[]): { path: string; slow: boolean }[] {
     .map(([path]) => path);
   return [...top]
     .filter(([path, isSlow]) =>
-      isSlow ? slow.includes(path) : slow.some((dir) => path !== dir && within(dir, path)),
+      isSlow ? slow.includes(path) : slow.some((dir) => path !== dir && isWithin(dir, path, platform)),
     )
     .map(([path, isSlow]) => ({ path, slow: isSlow }))
     .sort((a, b) => b.path.length - a.path.length);
-}
-
-/** Whether `path` is `dir` or below it, by whole segments. */
-function within(dir: string, path: string): boolean {
-  if (path === dir) return true;
-  const prefix = dir.endsWith(sep) || dir.endsWith('/') ? dir : `${dir}${sep}`;
-  return path.startsWith(prefix);
 }
 
 /** The process's slow paths: one mount table and one operator list serve every app in it. */

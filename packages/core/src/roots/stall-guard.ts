@@ -82,9 +82,10 @@ export class StallGuard {
   /**
    * Runs a handler's body. It settles with the body, or, once the body has entered a slow file
    * system, with a stalled-call sentence when the deadline passes or the cancel when `signal` fires,
-   * without waiting for a system call that may never return.
+   * without waiting for a system call that may never return. Without `signal` (a listing or a
+   * completion, which has no cancel) only the deadline ends it.
    */
-  run<T>(signal: AbortSignal, body: (scope: StallScope) => Promise<T>): Promise<T> {
+  run<T>(signal: AbortSignal | undefined, body: (scope: StallScope) => Promise<T>): Promise<T> {
     const scope = new Scope(this, signal);
     let work: Promise<T>;
     try {
@@ -135,8 +136,8 @@ class Scope implements StallScope {
   readonly #guard: StallGuard;
   /** Aborted by the outer signal, or when the call is given up as stalled. */
   readonly #stall = new AbortController();
-  readonly #outer: AbortSignal;
-  readonly #follow = () => this.#stall.abort(this.#outer.reason);
+  readonly #outer: AbortSignal | undefined;
+  readonly #follow = () => this.#stall.abort(this.#outer?.reason);
   /** Rejects when the call is given up (stalled or cancelled after entering a slow file system). */
   readonly given: Promise<never>;
   #give: (reason: unknown) => void = () => {};
@@ -146,13 +147,13 @@ class Scope implements StallScope {
   #holds = false;
   #ended = false;
 
-  constructor(guard: StallGuard, outer: AbortSignal) {
+  constructor(guard: StallGuard, outer: AbortSignal | undefined) {
     this.#guard = guard;
     this.#outer = outer;
     // A listener removed at the end, not AbortSignal.any: a long-lived outer signal would keep
     // every call's combined signal alive.
-    if (outer.aborted) this.#stall.abort(outer.reason);
-    else outer.addEventListener('abort', this.#follow, { once: true });
+    if (outer?.aborted) this.#stall.abort(outer.reason);
+    else outer?.addEventListener('abort', this.#follow, { once: true });
     this.given = new Promise<never>((_, reject) => {
       this.#give = reject;
     });
@@ -194,7 +195,7 @@ class Scope implements StallScope {
     if (this.#ended) return;
     this.#ended = true;
     clearTimeout(this.#timer);
-    this.#outer.removeEventListener('abort', this.#follow);
+    this.#outer?.removeEventListener('abort', this.#follow);
     if (this.#holds) this.#guard.give();
   }
 

@@ -7,6 +7,7 @@ export {
   type CommonOptions,
   type ExtraOption,
   type ParsedCommandLine,
+  parseCommandLine,
   TOKEN_ENV,
   UsageError,
 } from './cli.js';

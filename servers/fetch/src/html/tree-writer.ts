@@ -9,6 +9,7 @@
  * elements, depth, text and entities all count.
  */
 
+import { MAX_URL_LENGTH } from '../net/url-length.js';
 import type { StartTag } from './tag-reader.js';
 import { IMPLIED_CLOSE, KEPT_EMPTY, KEPT_VOID, P_CLOSERS } from './tag-sets.js';
 
@@ -70,14 +71,13 @@ const LISTS: readonly string[] = ['ul', 'ol'];
 
 const SAFE_ATTRIBUTE = /^[a-z_:][a-z0-9_:.-]*$/;
 const MAX_VALUE = 2_048;
-const MAX_URL_VALUE = 8_192;
 
 /** A start tag as written: safe attribute names only, no handlers or styles, values quoted. */
 export function serializeStart(tag: StartTag): string {
   let out = `<${tag.name}`;
   for (const [name, value] of tag.attributes) {
     if (!SAFE_ATTRIBUTE.test(name) || name.startsWith('on') || name === 'style') continue;
-    if (value.length > (name === 'href' || name === 'src' ? MAX_URL_VALUE : MAX_VALUE)) continue;
+    if (value.length > (name === 'href' || name === 'src' ? MAX_URL_LENGTH : MAX_VALUE)) continue;
     out += ` ${name}="${value.replaceAll('"', '&quot;').replaceAll('<', '&lt;')}"`;
   }
   return `${out}>`;

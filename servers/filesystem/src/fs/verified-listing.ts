@@ -104,12 +104,12 @@ export class WalkLister {
    * listing in flight may hold a thread-pool thread for as long as the mount stalls.
    */
   mayReadAhead(path: string): boolean {
-    return !this.onSlowMount && !(slowPaths.anySlow && slowPaths.isSlow(path));
+    return !this.onSlowMount && !slowPaths.isSlow(path);
   }
 
   list(path: string): Dirent[] | Promise<Dirent[]> {
     // A network or FUSE file system may be mounted below a local root: never inline there.
-    if (slowPaths.anySlow && slowPaths.isSlow(path)) return this.#listSlow(path);
+    if (slowPaths.isSlow(path)) return this.#listSlow(path);
     if (!this.sync) return listDirectory(path);
     const start = performance.now();
     try {

@@ -16,12 +16,11 @@ export async function completePath(
   if (typed === '') return roots.roots.map((r) => r.path + sep);
   const dir = typed.endsWith('/') || typed.endsWith(sep) ? typed : dirname(typed);
   // A completion has no cancel of its own: on a stalled mount the guard's deadline ends it, empty.
-  const never = new AbortController().signal;
   const read = async (scope?: StallScope) => {
     const resolved = await roots.resolve(dir, { scope });
     return resolved.exists ? { real: resolved.real, entries: await listDirectory(resolved.real) } : undefined;
   };
-  const found = await (options.stallGuard ? options.stallGuard.run(never, read) : read()).catch(
+  const found = await (options.stallGuard ? options.stallGuard.run(undefined, read) : read()).catch(
     () => undefined,
   );
   if (found === undefined) return [];

@@ -39,11 +39,10 @@ function looksBinary(bytes: Uint8Array): boolean {
 async function topFiles(lookup: FsLookup) {
   const roots = await lookup.roots();
   const resources = [];
-  const never = new AbortController().signal;
   for (const root of roots.roots) {
     // A root on a stalled mount is left out after the guard's deadline, not waited for.
     const entries = await lookup.context.stallGuard
-      .run(never, async (scope) => {
+      .run(undefined, async (scope) => {
         await scope.enter(root.path, root.name);
         return listDirectory(root.path);
       })
