@@ -2,12 +2,14 @@
  * SlowPaths: which paths count as slow, on this machine's real table and on stand-in tables.
  * For this file only, reading /proc/self/mountinfo and running /sbin/mount can be answered with a
  * stand-in text, so mount-table.ts still parses it; while no stand-in is set both run for real,
- * so the first block reads this machine's own table.
+ * so the first block reads this machine's own table. Reading it again in the background on Linux
+ * is in roots-slow-paths-refresh.test.ts.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SlowPaths } from '../src/roots/slow-paths.js';
+import { LINUX, mountinfo } from './roots-slow-paths-kit.js';
 
 /** The stand-in texts (an Error: the read fails), and how often either was read. */
 const stand = vi.hoisted(() => ({
@@ -49,16 +51,6 @@ afterEach(() => {
   stand.reads = 0;
   vi.useRealTimers();
 });
-
-/** Lines of /proc/self/mountinfo for the given mount points and types. */
-function mountinfo(mounts: [string, string][]): string {
-  return mounts
-    .map(
-      ([point, type], i) =>
-        `${30 + i} 1 0:${40 + i} / ${point.replaceAll(' ', '\\040')} rw,relatime shared:${i + 1} - ${type} src rw\n`,
-    )
-    .join('');
-}
 
 /** Lines of the macOS `mount` listing for the given mount points and types. */
 function listing(mounts: [string, string][]): string {
@@ -141,14 +133,6 @@ describe('SlowPaths before its table is read', () => {
 });
 
 describe('SlowPaths on a stand-in table', () => {
-  const LINUX: [string, string][] = [
-    ['/', 'ext4'],
-    ['/mnt/nfs', 'nfs4'],
-    ['/mnt/nfs/cache', 'tmpfs'],
-    ['/home/alice/My Drive', 'fuse.sshfs'],
-    ['/net', 'autofs'],
-  ];
-
   it('lets the nearest mount point decide, a local mount inside a network one included', async () => {
     stand.mountinfo = mountinfo(LINUX);
     const paths = new SlowPaths('linux');
@@ -208,22 +192,6 @@ describe('SlowPaths on a stand-in table', () => {
     expect(paths.isSlow('/mnt/nfs/a')).toBe(false);
     paths.add('/mnt/nfs');
     expect(paths.isSlow('/mnt/nfs/a')).toBe(true);
-  });
-
-  it('reads the Linux table again once it is a few seconds old, not on every question', async () => {
-    vi.useFakeTimers();
-    stand.mountinfo = mountinfo([['/', 'ext4']]);
-    const paths = new SlowPaths('linux');
-    await paths.ready();
-    expect(paths.isSlow('/mnt/nfs/a')).toBe(false);
-    const reads = stand.reads;
-    stand.mountinfo = mountinfo(LINUX);
-    // Just mounted, not yet seen: the table is still fresh.
-    expect(paths.isSlow('/mnt/nfs/a')).toBe(false);
-    expect(stand.reads).toBe(reads);
-    vi.advanceTimersByTime(60_000);
-    expect(paths.isSlow('/mnt/nfs/a')).toBe(true);
-    expect(stand.reads).toBe(reads + 1);
   });
 
   it('reads the macOS table at ready(), once however often it is awaited', async () => {

@@ -11,12 +11,14 @@ import { isSlowType, type Mount, readLinuxMounts, readMountTable } from './mount
 
 /** How long a Linux mount table is trusted before it is read again (mounts come and go). */
 const REFRESH_MS = 5_000;
-/** Elsewhere reading the table runs a program, so it is read again less often, in the background. */
+/** Elsewhere reading the table runs a program, so it is read again less often. */
 const REFRESH_ELSEWHERE_MS = 30_000;
 
 /**
- * The slow paths of this process: the mount table (read once, and again every few seconds on Linux,
- * where reading it costs microseconds and never blocks), plus the operator's own list.
+ * The slow paths of this process: the mount table, plus the operator's own list. The table is read
+ * once before the first answer, and again in the background once it is a few seconds old (30 s
+ * where that runs a program): no question waits for a re-read, it is answered from the table in
+ * hand, and the next one from the new table.
  *
  * @example
  * ```ts
@@ -34,12 +36,17 @@ export class SlowPaths {
   readonly #extra: string[] = [];
   #readAt = 0;
   #loading: Promise<void> | undefined;
+  /** A background re-read is under way: one at a time. */
+  #refreshing = false;
 
   constructor(platform: NodeJS.Platform = process.platform) {
     this.#platform = platform;
   }
 
-  /** Reads the mount table, if not yet read. Until then every path counts as slow. */
+  /**
+   * Reads the mount table, if not yet read. Until then every path counts as slow. On Linux the
+   * first read is synchronous (procfs, from the kernel's memory): it is in when this returns.
+   */
   ready(): Promise<void> {
     if (this.#slow !== undefined) return Promise.resolve();
     if (this.#platform === 'linux') {
@@ -85,18 +92,28 @@ export class SlowPaths {
   }
 
   #current(): string[] | undefined {
-    const age = Date.now() - this.#readAt;
-    if (this.#platform === 'linux') {
-      if (this.#slow === undefined || age > REFRESH_MS) this.#load(readLinuxMounts());
-    } else if (this.#slow === undefined) {
-      // Not read yet (an app made without the command line): start reading; slow until then.
-      void this.ready();
-    } else if (age > REFRESH_ELSEWHERE_MS && this.#platform !== 'win32') {
-      // The old table answers until the new one is read.
-      this.#readAt = Date.now();
-      void readMountTable(this.#platform).then((mounts) => mounts && this.#load(mounts));
-    }
+    // Not read yet (an app made without the command line): on Linux the first read is cheap enough
+    // to wait for, once; elsewhere it starts here, and every path is slow until it is in.
+    if (this.#slow === undefined) void this.ready();
+    else if (this.#stale()) this.#refresh();
     return this.#slow;
+  }
+
+  #stale(): boolean {
+    if (this.#refreshing || this.#platform === 'win32') return false;
+    const limit = this.#platform === 'linux' ? REFRESH_MS : REFRESH_ELSEWHERE_MS;
+    return Date.now() - this.#readAt > limit;
+  }
+
+  /** Reads the table again off the call path; the old one answers until the new one is in. */
+  #refresh(): void {
+    this.#refreshing = true;
+    void readMountTable(this.#platform).then((mounts) => {
+      this.#refreshing = false;
+      // A table that could not be read again keeps the one in hand, until the next try.
+      if (mounts) this.#load(mounts);
+      else this.#readAt = Date.now();
+    });
   }
 
   #load(mounts: Mount[] | undefined, fresh = true): void {

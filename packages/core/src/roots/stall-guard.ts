@@ -12,9 +12,15 @@ import { type SlowPaths, slowPaths } from './slow-paths.js';
 
 /** Options for {@link StallGuard}. */
 export interface StallGuardOptions {
-  /** How long a call on a slow file system may go without progress, in milliseconds. */
+  /**
+   * How long a call on a slow file system may go without progress, in milliseconds: above 0 and at
+   * most 2³¹−1 (about 24.8 days, the longest a timer waits).
+   */
   timeoutMs: number;
-  /** Calls on slow file systems running at once. Default: the thread pool's size less two, at least 1. */
+  /**
+   * Calls on slow file systems running at once, a whole number of at least 1. Default: the thread
+   * pool's size less two, at least 1.
+   */
   slots?: number;
   /** Which paths are slow; default the process's {@link slowPaths}. */
   paths?: SlowPaths;
@@ -49,6 +55,30 @@ export function stallScopeOf(signal: AbortSignal | undefined): StallScope | unde
   return signal ? bySignal.get(signal) : undefined;
 }
 
+/** The longest delay a Node timer keeps: a longer one fires after a millisecond instead. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Refuses options no guard can work with. A mistake in the server's own code, not the user's:
+ * a command-line value is checked, with its own sentence, where it is read.
+ */
+function checkOptions(options: StallGuardOptions): void {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('StallGuard needs its options, at least { timeoutMs }.');
+  const { timeoutMs, slots, paths } = options;
+  const timeout = `StallGuard timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`;
+  if (typeof timeoutMs !== 'number') throw new TypeError(`${timeout}; got ${typeof timeoutMs}.`);
+  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) throw new RangeError(`${timeout}; got ${timeoutMs}.`);
+  const slotCount = 'StallGuard slots must be a whole number of at least 1';
+  if (slots !== undefined && typeof slots !== 'number')
+    throw new TypeError(`${slotCount}; got ${typeof slots}.`);
+  if (slots !== undefined && !(Number.isSafeInteger(slots) && slots >= 1))
+    throw new RangeError(`${slotCount}; got ${slots}.`);
+  // Asked of its shape, not its class: two copies of this package each have their own SlowPaths.
+  if (paths !== undefined && typeof (paths as Partial<SlowPaths> | null)?.isSlow !== 'function')
+    throw new TypeError('StallGuard paths must be a SlowPaths, or left out for the process’s own.');
+}
+
 /** The thread pool libuv gives file calls, as this process set it. */
 function poolSize(): number {
   const size = Number.parseInt(process.env.UV_THREADPOOL_SIZE ?? '', 10);
@@ -73,7 +103,9 @@ export class StallGuard {
   #free: number;
   readonly #waiting: (() => void)[] = [];
 
+  /** @throws RangeError or TypeError when an option makes no sense (see {@link StallGuardOptions}). */
   constructor(options: StallGuardOptions) {
+    checkOptions(options);
     this.timeoutMs = options.timeoutMs;
     this.paths = options.paths ?? slowPaths;
     this.#free = options.slots ?? Math.max(1, poolSize() - 2);

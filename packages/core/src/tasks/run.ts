@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { clientCapabilities } from '../mrtr/capabilities.js';
 import { type FlowState, runFlow } from '../mrtr/flow.js';
-import { callOf } from '../server/call.js';
+import { callOf, withCallSignal } from '../server/call.js';
 import { errorResult, runRound, toCallToolResult } from '../server/tool-run.js';
 import type { AnyTool, Instance, ToolOutput } from '../server/types.js';
 import { taskContext } from './context.js';
@@ -43,13 +43,15 @@ export async function callAsTask(
   try {
     const before = def.beforeTask;
     if (before) {
-      const ready = await runFlow(
-        ctx,
-        { era: instance.era, mcp: instance.mcp, codec: instance.app.stateCodec, op: opOf(def), args },
-        async (flow): Promise<typeof READY> => {
-          await before(args, callOf(instance, flow, ctx, def.name));
-          return READY;
-        },
+      const ready = await withCallSignal(instance, ctx, (signal) =>
+        runFlow(
+          ctx,
+          { era: instance.era, mcp: instance.mcp, codec: instance.app.stateCodec, op: opOf(def), args },
+          async (flow): Promise<typeof READY> => {
+            await before(args, callOf(instance, flow, ctx, def.name, signal));
+            return READY;
+          },
+        ),
       );
       if (ready !== READY) return ready;
     }
@@ -101,10 +103,10 @@ async function runTask(
         responses,
         onProgress: (message) => task.report(message),
       });
-      const out = await runFlow(
-        ctx,
-        { era: instance.era, mcp: instance.mcp, codec: keep, op: opOf(def), args },
-        (flow) => runRound(def, args, callOf(instance, flow, ctx, def.name)),
+      const out = await withCallSignal(instance, ctx, (signal) =>
+        runFlow(ctx, { era: instance.era, mcp: instance.mcp, codec: keep, op: opOf(def), args }, (flow) =>
+          runRound(def, args, callOf(instance, flow, ctx, def.name, signal)),
+        ),
       );
       if (!isInputRequiredResult(out)) {
         task.complete(await finish(instance, def, out));
