@@ -5,7 +5,7 @@ import { errorMessage } from '@mcpkit/core/errors';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { median, peakRssOf, RssSampler, runParallel, runSequential, treeCpuMs } from './measure.js';
 import { type Plan, scenariosOf } from './plan.js';
-import { renderMarkdown, type Summary, summarize } from './report.js';
+import { renderMarkdown, rowLabel, type Summary, summarize } from './report.js';
 import type { Fixture, Op, OpResult, Scenario, ScenarioInfo, SessionContext, Suite } from './scenario.js';
 import {
   bareNodeStartMs,
@@ -48,7 +48,10 @@ export interface SessionRecord {
   parallel?: { inflight: number; calls: number; elapsedMs: number; latenciesMs: number[] };
   /** Tool calls one operation took (more than one when it follows pages). */
   callsPerOp?: number;
-  /** Server CPU (user + system) per operation, in ms; for the floor, the bench process's own. */
+  /**
+   * Server CPU (user + system) per operation, in ms; for the floor, the bench process's own (a
+   * helper it calls, such as the SDK echo server, is not counted).
+   */
   cpuMsPerOp?: number;
   /** Peak resident memory of the server's process tree. */
   peakRssBytes?: number;
@@ -257,18 +260,26 @@ async function runSuite<F extends Fixture>(suite: Suite<F>, run: Run): Promise<u
             overClientCap: false,
             notes: [],
           };
-          const ctx = { fixtures, tag: `r${round}-${scenario.id}-${target.id}` };
+          const closers: (() => Promise<void>)[] = [];
+          const ctx: SessionContext<F> = {
+            fixtures,
+            tag: `r${round}-${scenario.id}-${target.id}`,
+            onEnd: (close) => void closers.push(close),
+          };
           try {
             if (target.kind === 'floor') await floorSession(scenario, ctx, record, scale);
             else await serverSession(scenario, target, ctx, record, scale);
           } catch (error) {
             record.ok = false;
             record.error = errorMessage(error);
+          } finally {
+            // Last started, first closed. As with a server's close, a failure here is not a measurement's.
+            for (const close of closers.reverse()) await close().catch(() => undefined);
           }
           run.sessions.push(record);
           const p50 = median(record.latenciesMs);
           log(
-            `round ${round + 1}/${options.rounds} ${scenario.title} · ${target.label}: ${
+            `round ${round + 1}/${options.rounds} ${scenario.title} · ${rowLabel(scenario, target)}: ${
               record.ok ? `p50 ${p50.toFixed(1)} ms` : `FAILED ${record.error}`
             }`,
           );

@@ -93,6 +93,10 @@ function judge(goal: Goal, ours: readonly SessionRecord[], all: readonly Session
   return { text: goal.text, value, met: value <= goal.atMost, detail: `${ratio(value)} (≤ ${goal.atMost}×)` };
 }
 
+/** What a row calls its target: the scenario's own floor label on a floor row that has one. */
+export const rowLabel = (scenario: ScenarioInfo, target: Target): string =>
+  (target.kind === 'floor' && scenario.floorLabel) || target.label;
+
 /** Folds the sessions into one row per scenario and target, ratios and goals included. */
 export function summarize(
   server: string,
@@ -112,7 +116,7 @@ export function summarize(
         scenario: scenario.id,
         title: scenario.title,
         target: target.id,
-        label: target.label,
+        label: rowLabel(scenario, target),
         role: target.role,
         sessions: mine.length,
         failed: mine.length - ok.length,

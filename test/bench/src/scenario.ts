@@ -25,6 +25,8 @@ export interface SessionContext<F> {
   fixtures: F;
   /** Unique per session, for files a scenario creates. */
   tag: string;
+  /** Runs `close` once the session ends, failed or not: for what an operation's factory started. */
+  onEnd(close: () => Promise<void>): void;
 }
 
 /**
@@ -51,6 +53,8 @@ export interface ScenarioInfo {
   parallel?: { inflight: number; calls: number };
   /** Which phase the latency columns come from (the K=4 memory scenario reports its parallel calls). */
   latencyFrom?: 'sequential' | 'parallel';
+  /** What the floor row does when it is more than plain Node (default: the floor target's label). */
+  floorLabel?: string;
   goals: Goal[];
 }
 
@@ -62,7 +66,10 @@ export interface Scenario<F> extends ScenarioInfo {
   server: Record<string, ((session: Session, ctx: SessionContext<F>) => Promise<Op> | Op) | undefined>;
   /** Extra command-line arguments for an implementation's server, before its fixture's. */
   serverArgs?: Record<string, readonly string[]>;
-  /** The same work in plain Node; undefined when there is no MCP-free equivalent (tools/list). */
+  /**
+   * The same work in plain Node (plus, where the scenario's goal says so, the SDK echo round trip
+   * of echo-floor.ts); undefined when there is no MCP-free equivalent (tools/list).
+   */
   floor?: (ctx: SessionContext<F>) => Promise<Op> | Op;
 }
 

@@ -24,7 +24,10 @@ export interface ServerTarget {
   env?: Readonly<Record<string, string>>;
 }
 
-/** The same work done in the bench process with plain Node, no MCP. */
+/**
+ * The same work done in the bench process with plain Node; a scenario's floor may add one round
+ * trip to a minimal SDK server (echo-floor.ts) and then says so in its row's label.
+ */
 export interface FloorTarget {
   kind: 'floor';
   id: 'floor';
@@ -89,11 +92,14 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** What a session needs of a target: a server under test, or a helper such as the floor's echo server. */
+export type SessionSpec = Pick<ServerTarget, 'label' | 'era' | 'bin' | 'env'>;
+
 /**
  * Spawns the server with `args` (a scenario's own flags, then its fixture's: a directory, a
  * repository, a URL) and connects in the target's era.
  */
-export async function openSession(target: ServerTarget, args: readonly string[]): Promise<Session> {
+export async function openSession(target: SessionSpec, args: readonly string[]): Promise<Session> {
   const transport = new InPlaceStdioTransport({
     command: process.execPath,
     args: [target.bin, ...args],

@@ -54,6 +54,12 @@ describe('bench harness (smoke)', () => {
       }
       const floor = result.summary.rows.find((r) => r.scenario === 'cold-start' && r.target === 'floor');
       expect(floor?.p50Ms).toBeGreaterThan(0);
+      // A floor that does more than plain Node (the SDK echo round trip) says so in its row.
+      for (const scenario of scenarios.filter((s) => s.floorLabel)) {
+        const row = result.summary.rows.find((r) => r.scenario === scenario.id && r.target === 'floor');
+        expect(row?.p50Ms, `${scenario.id}/floor`).toBeGreaterThan(0);
+        expect(result.markdown).toContain(`| ${scenario.title} | ${scenario.floorLabel} |`);
+      }
 
       const json = JSON.parse(readFileSync(result.jsonPath, 'utf8')) as {
         server: string;
