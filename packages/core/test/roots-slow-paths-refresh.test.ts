@@ -139,4 +139,19 @@ describe('SlowPaths re-reading a Linux table', () => {
     expect(paths.isSlow('/srv/share/a')).toBe(false);
     expect(paths.isSlow('/mnt/nfs/a')).toBe(true);
   });
+
+  it('keeps the table fresh while no question comes, so the first call after a quiet hour sees a new share', async () => {
+    vi.useFakeTimers();
+    stand.mountinfo = mountinfo([['/', 'ext4']]);
+    const paths = new SlowPaths('linux');
+    await paths.ready();
+    const reads = stand.reads;
+    stand.mountinfo = mountinfo(LINUX);
+    // An hour with no question at all: the table is still read again, in the background.
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(stand.reads).toBeGreaterThan(reads);
+    expect(stand.syncReads).toBe(1);
+    // The first question after it is answered from a table at most a few seconds old.
+    expect(paths.isSlow('/mnt/nfs/a')).toBe(true);
+  });
 });

@@ -274,7 +274,10 @@ async function runSuite<F extends Fixture>(suite: Suite<F>, run: Run): Promise<u
             record.error = errorMessage(error);
           } finally {
             // Last started, first closed. As with a server's close, a failure here is not a measurement's.
-            for (const close of closers.reverse()) await close().catch(() => undefined);
+            for (const close of closers.reverse())
+              await Promise.resolve()
+                .then(close)
+                .catch(() => undefined);
           }
           run.sessions.push(record);
           const p50 = median(record.latenciesMs);

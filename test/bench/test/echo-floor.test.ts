@@ -17,8 +17,8 @@ function floorContext(): { ctx: SessionContext<unknown>; end: () => Promise<void
 describe('SDK echo floor', () => {
   it('carries an answer of the built text’s size in bytes over one MCP call and returns the text', async () => {
     const { ctx, end } = floorContext();
-    const roundTrip = await echoFloor(ctx);
     try {
+      const roundTrip = await echoFloor(ctx);
       // Empty, ASCII, multi-byte (two bytes a character) and a large answer, twice each: sizes are cached.
       for (const text of ['', 'abc', 'é'.repeat(1000), 'r'.repeat(300_000), 'abc', 'é'.repeat(1000)]) {
         const result = await roundTrip(text);

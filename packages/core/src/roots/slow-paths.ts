@@ -16,9 +16,9 @@ const REFRESH_ELSEWHERE_MS = 30_000;
 
 /**
  * The slow paths of this process: the mount table, plus the operator's own list. The table is read
- * once before the first answer, and again in the background once it is a few seconds old (30 s
- * where that runs a program): no question waits for a re-read, it is answered from the table in
- * hand, and the next one from the new table.
+ * once before the first answer, then again in the background every few seconds (30 s where that
+ * runs a program), and by a question that finds it older than that: no question waits for a
+ * re-read, it is answered from the table in hand, and the next one from the new table.
  *
  * @example
  * ```ts
@@ -38,6 +38,7 @@ export class SlowPaths {
   #loading: Promise<void> | undefined;
   /** A background re-read is under way: one at a time. */
   #refreshing = false;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(platform: NodeJS.Platform = process.platform) {
     this.#platform = platform;
@@ -108,12 +109,34 @@ export class SlowPaths {
   /** Reads the table again off the call path; the old one answers until the new one is in. */
   #refresh(): void {
     this.#refreshing = true;
-    void readMountTable(this.#platform).then((mounts) => {
-      this.#refreshing = false;
-      // A table that could not be read again keeps the one in hand, until the next try.
-      if (mounts) this.#load(mounts);
-      else this.#readAt = Date.now();
-    });
+    readMountTable(this.#platform)
+      .then(
+        (mounts) => {
+          // A table that could not be read again keeps the one in hand, until the next try.
+          if (mounts) this.#load(mounts);
+          else this.#readAt = Date.now();
+        },
+        () => {
+          this.#readAt = Date.now();
+        },
+      )
+      .finally(() => {
+        this.#refreshing = false;
+      });
+  }
+
+  /**
+   * Keeps the table fresh between questions too: a server idle for an hour must not answer its
+   * next call from an hour-old table, where a share mounted meanwhile would count as local and be
+   * touched synchronously. Unref'd, so it never keeps the process alive.
+   */
+  #keepFresh(): void {
+    if (this.#timer || this.#platform === 'win32') return;
+    const every = this.#platform === 'linux' ? REFRESH_MS : REFRESH_ELSEWHERE_MS;
+    this.#timer = setInterval(() => {
+      if (!this.#refreshing) this.#refresh();
+    }, every);
+    this.#timer.unref();
   }
 
   #load(mounts: Mount[] | undefined, fresh = true): void {
@@ -122,6 +145,7 @@ export class SlowPaths {
       // every call slow; the operator's --slow-path still applies.
       this.#mounts = relevant(mounts ?? [], this.#platform);
       this.#readAt = Date.now();
+      this.#keepFresh();
     }
     this.#slow = [...this.#mounts.filter((mount) => mount.slow).map((mount) => mount.path), ...this.#extra];
   }

@@ -64,6 +64,9 @@ const floorOp =
   async (ctx: Ctx): Promise<Op> => {
     const echo = await echoFloor(ctx);
     let db: Database.Database | undefined;
+    ctx.onEnd(async () => {
+      db?.close();
+    });
     return async () => {
       db ??= new Database(ctx.fixtures.file, { readonly: true });
       return echo(JSON.stringify(read(db)));
