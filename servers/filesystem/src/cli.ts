@@ -3,9 +3,8 @@
  * a parsed command line becomes the app. `bin.ts` runs it; the build tool reads it to write the
  * bundle manifest, server.json and the README's install examples.
  */
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { errorMessage } from '@mcpkit/core/errors';
+import type { Logger } from '@mcpkit/core/logging';
 import { RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
 import { type ParsedCommandLine, type ServerBin, UsageError } from '@mcpkit/core/runner';
 import { DEFAULT_STALL_TIMEOUT_MS } from './context.js';
@@ -87,9 +86,6 @@ export const cli: ServerBin = {
         'Give at least one directory the server may use, e.g. mcpkit-filesystem ~/projects/app.',
       );
     }
-    const roots = await RootSet.create(cli.positionals).catch((error: unknown) => {
-      throw new UsageError(errorMessage(error));
-    });
     const media = cli.values['max-media-bytes'];
     // Digits only, as core reads its numbers: Number() would take '0x10', '1e3' and ' '.
     const maxMediaBytes =
@@ -98,15 +94,17 @@ export const cli: ServerBin = {
       const given = cli.sources['max-media-bytes'] ?? '--max-media-bytes';
       throw new UsageError(`${given} must be a whole number of bytes.`);
     }
-    await slowPaths.ready();
-    const slow = cli.values['slow-path'];
-    for (const dir of Array.isArray(slow) ? slow : []) {
-      // Both spellings: paths are compared after realpath, and a link may be what the operator typed.
-      slowPaths.add(resolve(String(dir)));
-      const real = await realpath(String(dir)).catch(() => undefined);
-      if (real !== undefined) slowPaths.add(real);
-    }
     const stallGuard = new StallGuard({ timeoutMs: stallTimeoutMs(cli) });
+    await slowPaths.ready();
+    // Before the directories: a directory on a mount only the operator knows is slow is then
+    // checked under the deadline too.
+    await addSlowPaths(cli, stallGuard, log);
+    // A directory on a stalled mount is served as given, with a warning: it cannot hang the start.
+    const roots = await RootSet.create(cli.positionals, { stallGuard, warn: (line) => log.warn(line) }).catch(
+      (error: unknown) => {
+        throw new UsageError(errorMessage(error));
+      },
+    );
     return createFilesystemApp({
       stallGuard,
       roots,
@@ -120,6 +118,43 @@ export const cli: ServerBin = {
     });
   },
 };
+
+/**
+ * `--slow-path`: each directory is slow as typed (`~` expanded as for the directory arguments) and
+ * as its real path, since paths are compared after realpath and a link may be what was typed. That
+ * realpath runs under the stall deadline: on a stalled mount the typed path has to do.
+ */
+async function addSlowPaths(cli: ParsedCommandLine, guard: StallGuard, log: Logger): Promise<void> {
+  const given = cli.values['slow-path'];
+  const dirs = (Array.isArray(given) ? given : []).map(String);
+  const source = cli.sources['slow-path'] ?? '--slow-path';
+  const typed = dirs.map((dir) => {
+    const path = RootSet.configuredPath(dir);
+    if (path === undefined)
+      throw new UsageError(
+        `${source} is empty or has control characters; give the directory a network or FUSE file system is mounted on.`,
+      );
+    slowPaths.add(path);
+    return path;
+  });
+  // All at once: several stalled mounts cost one deadline.
+  const found = await Promise.all(typed.map((path) => RootSet.probe(path, guard)));
+  for (const [index, probe] of found.entries()) {
+    const named = `${source} ${JSON.stringify(dirs[index])}`;
+    if ('real' in probe) slowPaths.add(probe.real);
+    // An operator's typo would otherwise make nothing slow, silently.
+    else if (probe.not === 'missing')
+      throw new UsageError(`${named} does not exist or cannot be accessed; check the path, or leave it out.`);
+    else if (probe.not === 'file')
+      throw new UsageError(
+        `${named} is not a directory; give the directory a network or FUSE file system is mounted on.`,
+      );
+    else
+      log.warn(
+        `${named} did not answer within ${guard.timeoutMs / 1000} s, so that mount may be stalled; it is treated as slow as typed.`,
+      );
+  }
+}
 
 /** `--stall-timeout`, in seconds (a decimal point allowed), as milliseconds. */
 function stallTimeoutMs(cli: ParsedCommandLine): number {

@@ -37,6 +37,8 @@ export class ClientRootsState {
   readonly #waiters = new Set<(roots: RootSet) => void>();
   #issued = 0;
   #applied = 0;
+  /** Answers in, being narrowed (realpaths of the client's roots). */
+  #narrowing = 0;
   #current: RootSet | undefined;
   #lastError: unknown;
 
@@ -68,11 +70,23 @@ export class ClientRootsState {
 
   /**
    * Applies the client's answer for `ticket` (paths already converted from `file://` URIs), unless
-   * an answer for a newer ticket was applied meanwhile. An empty list revokes access.
+   * an answer for a newer ticket was applied meanwhile. An empty list revokes access. With a stall
+   * guard on the ceiling, a client root on a stalled mount is left out after the guard's deadline
+   * (see {@link RootSet.narrow}) rather than holding this, and every call waiting on it, for ever.
    */
   async applyAnswer(ticket: number, paths: readonly string[]): Promise<void> {
     this.#checkTicket(ticket);
-    const narrowed = await this.#ceiling.narrow(paths);
+    this.#narrowing += 1;
+    let narrowed: RootSet;
+    try {
+      narrowed = await this.#ceiling.narrow(paths);
+    } catch (error) {
+      // Treated as a failed refresh, so no call is left waiting for an answer that never comes.
+      this.failRefresh(ticket, error);
+      throw error;
+    } finally {
+      this.#narrowing -= 1;
+    }
     // Checked after the await: a newer answer may have landed while this one was being resolved.
     if (ticket <= this.#applied) return;
     this.#applied = ticket;
@@ -103,7 +117,9 @@ export class ClientRootsState {
   /**
    * The effective set, waiting for the first answer if none is in yet. Rejects with the signal's
    * reason when `signal` aborts. After the timeout the ceiling becomes effective (silently: the
-   * caller sees only the result), and a later answer still narrows it.
+   * caller sees only the result), and a later answer still narrows it. But while an answer that has
+   * come in is being narrowed under the ceiling's stall guard, which bounds it, the wait goes on:
+   * the ceiling would widen what the client chose until that answer lands.
    */
   effective(signal?: AbortSignal): Promise<RootSet> {
     if (this.#current !== undefined) return Promise.resolve(this.#current);
@@ -118,7 +134,8 @@ export class ClientRootsState {
         reject(signal?.reason);
       };
       const timer = setTimeout(() => {
-        if (this.#current === undefined) this.#settle(this.#ceiling);
+        const bounded = this.#narrowing > 0 && this.#ceiling.stallGuard !== undefined;
+        if (this.#current === undefined && !bounded) this.#settle(this.#ceiling);
       }, this.#timeoutMs);
       // A pending wait must not keep the process alive on its own.
       timer.unref?.();

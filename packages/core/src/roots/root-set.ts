@@ -2,9 +2,10 @@
  * The allowed set of directories, and the one place that turns a user-supplied path into a real
  * path inside it (or a clear `UserError`).
  */
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import { isWithin, pathFor } from './containment.js';
+import { type DirectoryProbe, probeDirectory } from './directory-probe.js';
 import { locate } from './locate.js';
 import {
   danglingLinkError,
@@ -19,9 +20,10 @@ import {
 import { parsePathInput } from './path-input.js';
 import { buildEntries, type Root, type RootCandidate, type RootEntry } from './root-entries.js';
 import { escapeControlChars } from './sanitize.js';
-import type { StallScope } from './stall-guard.js';
+import type { StallGuard, StallScope } from './stall-guard.js';
 import { existingUnicodeForm } from './unicode.js';
 
+export type { DirectoryProbe } from './directory-probe.js';
 export type { Root } from './root-entries.js';
 
 /** What the caller is about to do; writes never go through a dangling symbolic link. */
@@ -43,6 +45,10 @@ export interface ResolvedPath {
 export interface RootSetOptions {
   /** Home directory for `~` (in configured directories and in inputs). Defaults to `os.homedir()`. */
   home?: string;
+  /** Deadline for realpaths on network and FUSE mounts, here and in {@link RootSet.narrow}. */
+  stallGuard?: StallGuard;
+  /** Hears one sentence for each directory that did not answer in time (for the server's log). */
+  warn?: (sentence: string) => void;
 }
 
 /** Display text for a path that no root contains. */
@@ -67,40 +73,73 @@ const PLATFORM = process.platform;
 export class RootSet {
   readonly #entries: readonly RootEntry[];
   readonly #home: string | undefined;
+  readonly #settings: RootSetOptions;
 
-  private constructor(entries: readonly RootEntry[], home: string | undefined) {
+  private constructor(entries: readonly RootEntry[], settings: RootSetOptions) {
     this.#entries = entries;
-    this.#home = home;
+    this.#home = settings.home;
+    this.#settings = settings;
   }
 
   /**
    * Builds the ceiling from configured directories (start-up config, so it fails closed): each must
    * exist and be a directory, or this throws an `Error` naming the bad argument. `~` and `~/…` are
-   * expanded because host config files do not go through a shell.
+   * expanded because host config files do not go through a shell. With a stall guard, a stalled
+   * mount's directory is served as given, with a warning.
    */
   static async create(dirs: readonly string[], opts: RootSetOptions = {}): Promise<RootSet> {
     const home = opts.home ?? os.homedir();
-    const p = pathFor(PLATFORM);
-    const candidates: RootCandidate[] = [];
-    for (const [index, dir] of dirs.entries()) {
+    const given = dirs.map((dir, index) => {
       const label = `Allowed directory argument ${index + 1} (${JSON.stringify(dir)})`;
-      if (dir.length === 0 || /[\u0000-\u001f]/.test(dir))
-        throw new Error(`${label} is empty or has control characters.`);
-      const expanded =
-        dir === '~' || dir.startsWith('~/') || (PLATFORM === 'win32' && dir.startsWith('~\\'))
-          ? p.join(home, dir.slice(1))
-          : dir;
-      const absolute = p.resolve(expanded.normalize('NFC'));
-      let real: string;
-      try {
-        real = await realpath(absolute);
-      } catch {
-        throw new Error(`${label} does not exist or cannot be accessed.`);
+      const absolute = RootSet.configuredPath(dir, home);
+      if (absolute === undefined) throw new Error(`${label} is empty or has control characters.`);
+      return { label, absolute };
+    });
+    // All at once: with several directories on stalled mounts the start waits one deadline, not one each.
+    const found = await Promise.all(given.map(({ absolute }) => RootSet.probe(absolute, opts.stallGuard)));
+    const candidates: RootCandidate[] = [];
+    for (const [index, { label, absolute }] of given.entries()) {
+      const probe = found[index] ?? { not: 'missing' };
+      if ('real' in probe) {
+        candidates.push({ real: probe.real, aliases: [absolute] });
+        continue;
       }
-      if (!(await stat(real)).isDirectory()) throw new Error(`${label} is not a directory.`);
-      candidates.push({ real, aliases: [absolute] });
+      if (probe.not === 'missing') throw new Error(`${label} does not exist or cannot be accessed.`);
+      if (probe.not === 'file') throw new Error(`${label} is not a directory.`);
+      // Not answering: the path as given is the best guess (on most mounts it is the real path too).
+      candidates.push({ real: absolute, aliases: [] });
+      opts.warn?.(
+        `${label} did not answer within ${(opts.stallGuard?.timeoutMs ?? 0) / 1000} s, so its network or FUSE mount may be stalled; it is served as given, and calls on it work once the mount answers.`,
+      );
     }
-    return new RootSet(buildEntries(candidates, PLATFORM), home);
+    return new RootSet(buildEntries(candidates, PLATFORM), { ...opts, home });
+  }
+
+  /**
+   * The absolute path a directory the operator typed names (arguments and options alike): `~` and
+   * `~/…` expanded, NFC; `undefined` when empty or with control characters.
+   */
+  static configuredPath(dir: string, home: string = os.homedir()): string | undefined {
+    if (dir.length === 0 || /[\u0000-\u001f]/.test(dir)) return undefined;
+    const p = pathFor(PLATFORM);
+    const expanded =
+      dir === '~' || dir.startsWith('~/') || (PLATFORM === 'win32' && dir.startsWith('~\\'))
+        ? p.join(home, dir.slice(1))
+        : dir;
+    return p.resolve(expanded.normalize('NFC'));
+  }
+
+  /**
+   * The realpath of the absolute directory `path`, under `guard`'s deadline on a network or FUSE
+   * mount, or why not (see {@link DirectoryProbe}).
+   */
+  static probe(path: string, guard?: StallGuard): Promise<DirectoryProbe> {
+    return probeDirectory(path, guard);
+  }
+
+  /** The guard this set's realpaths run under, if it was given one. */
+  get stallGuard(): StallGuard | undefined {
+    return this.#settings.stallGuard;
   }
 
   /** The roots, in configured (or client) order; the first one anchors relative paths. */
@@ -194,14 +233,24 @@ export class RootSet {
    * narrow. Each is realpath'd (missing ones and non-directories are skipped); one inside a ceiling
    * root is kept, one that contains ceiling roots narrows to those ceiling roots, one outside is
    * dropped. An empty list yields an EMPTY set: a client that shares no roots has revoked access,
-   * and falling back to the ceiling would widen what the user chose.
+   * and falling back to the ceiling would widen what the user chose. With a stall guard, a client
+   * root that does not answer in time is left out with a warning; the next roots change asks again.
    */
   async narrow(clientRootPaths: readonly string[]): Promise<RootSet> {
     const p = pathFor(PLATFORM);
+    const { stallGuard, warn } = this.#settings;
+    // All at once, so stalled client roots cost one deadline however many there are.
+    const found = await Promise.all(clientRootPaths.map((path) => RootSet.probe(path, stallGuard)));
     const kept: RootCandidate[] = [];
-    for (const clientPath of clientRootPaths) {
-      const real = await realDirectory(clientPath, p);
-      if (real === undefined) continue;
+    for (const [index, clientPath] of clientRootPaths.entries()) {
+      const probe = found[index] ?? { not: 'missing' };
+      // One warning per stall: a root still waited on from an earlier answer is left out quietly.
+      if ('not' in probe && probe.not === 'stalled')
+        warn?.(
+          `Client root ${JSON.stringify(clientPath)} did not answer within ${(stallGuard?.timeoutMs ?? 0) / 1000} s, so its network or FUSE mount may be stalled; it is left out until the client's roots change.`,
+        );
+      if (!('real' in probe)) continue;
+      const real = probe.real;
       const ceiling = this.#entries.find((entry) => isWithin(entry.root.path, real, PLATFORM));
       if (ceiling) {
         kept.push({ real, aliases: [p.resolve(clientPath)] });
@@ -212,7 +261,7 @@ export class RootSet {
           kept.push({ real: entry.root.path, aliases: entry.aliases });
       }
     }
-    return new RootSet(buildEntries(kept, PLATFORM), this.#home);
+    return new RootSet(buildEntries(kept, PLATFORM), this.#settings);
   }
 
   // True when the deepest ancestor of `target` that still resolves lies inside the set.
@@ -226,7 +275,6 @@ export class RootSet {
     }
   }
 
-  // The root or alias that lexically holds `absolute`, as the directory to resolve from.
   /**
    * Puts the path `input` names under a call's stall guard before anything touches it (see
    * `stall-guard.ts`), for a caller that reaches the file system before {@link resolve} does.
@@ -253,23 +301,13 @@ export class RootSet {
     await scope.enter(mapped, this.display(mapped));
   }
 
+  // The root or alias that lexically holds `absolute`, as the directory to resolve from.
   #lexicalAnchor(absolute: string): string | undefined {
     for (const entry of this.#entries) {
       for (const dir of [entry.root.path, ...entry.aliases]) {
         if (isWithin(dir, absolute, PLATFORM)) return dir;
       }
     }
-    return undefined;
-  }
-}
-
-async function realDirectory(candidate: string, p: ReturnType<typeof pathFor>): Promise<string | undefined> {
-  if (candidate.length === 0 || /[\u0000-\u001f]/.test(candidate) || !p.isAbsolute(candidate))
-    return undefined;
-  try {
-    const real = await realpath(candidate);
-    return (await stat(real)).isDirectory() ? real : undefined;
-  } catch {
     return undefined;
   }
 }
