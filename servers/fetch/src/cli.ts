@@ -6,6 +6,7 @@
 import { errorMessage } from '@mcpkit/core/errors';
 import { type ServerBin, UsageError } from '@mcpkit/core/runner';
 import { createAddressPolicy } from './net/address-policy.js';
+import { DEFAULT_LIMITS, MAX_TOTAL_TIMEOUT_S } from './net/limits.js';
 import { createFetchApp, NAME, PACKAGE_JSON } from './server.js';
 
 /** Subscriptions poll the page's server, so the interval has a floor and a ceiling (a day). */
@@ -28,13 +29,25 @@ function intervalMs(value: string | undefined, given: string): number | undefine
   return Math.round(seconds * 1000);
 }
 
+/** `--total-timeout` in milliseconds, or `undefined` when it was not given. */
+function totalTimeoutMs(value: string | undefined, given: string): number | undefined {
+  if (value === undefined) return undefined;
+  // Digits only: Number() would take '1e3', '0x1e', ' 30 ' and '30.0'.
+  const seconds = /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= MAX_TOTAL_TIMEOUT_S))
+    throw new UsageError(
+      `${given} must be a whole number of seconds from 1 to ${MAX_TOTAL_TIMEOUT_S}, e.g. ${DEFAULT_LIMITS.totalTimeoutMs / 1000}.`,
+    );
+  return seconds * 1000;
+}
+
 export const cli: ServerBin = {
   bin: NAME,
   packageJson: PACKAGE_JSON,
   title: 'Fetch (mcpkit)',
   usage:
     '[--user-agent <text>] [--ignore-robots-txt] [--allow-host <name>]... [--allow-cidr <range>]... ' +
-    '[--revalidate-interval <seconds>]',
+    '[--revalidate-interval <seconds>] [--total-timeout <seconds>]',
   exampleArgs: [],
   options: {
     'user-agent': { type: 'string', description: 'the User-Agent of tool calls', valueName: 'text' },
@@ -54,6 +67,11 @@ export const cli: ServerBin = {
     'revalidate-interval': {
       type: 'string',
       description: 'seconds between re-checks of a subscribed cached page (default 60; fractions allowed)',
+      valueName: 'seconds',
+    },
+    'total-timeout': {
+      type: 'string',
+      description: `seconds one download may take in all, redirects and body included (default ${DEFAULT_LIMITS.totalTimeoutMs / 1000}; 1 to ${MAX_TOTAL_TIMEOUT_S})`,
       valueName: 'seconds',
     },
   },
@@ -97,9 +115,14 @@ export const cli: ServerBin = {
       cli.values['revalidate-interval'] as string | undefined,
       cli.sources['revalidate-interval'] ?? '--revalidate-interval',
     );
+    const total = totalTimeoutMs(
+      cli.values['total-timeout'] as string | undefined,
+      cli.sources['total-timeout'] ?? '--total-timeout',
+    );
     return createFetchApp({
       log,
       allow,
+      ...(total !== undefined ? { limits: { totalTimeoutMs: total } } : {}),
       ...(revalidateIntervalMs !== undefined ? { revalidateIntervalMs } : {}),
       ignoreRobotsTxt: cli.values['ignore-robots-txt'] === true,
       ...(userAgent !== undefined ? { userAgent } : {}),

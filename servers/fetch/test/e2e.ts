@@ -7,6 +7,10 @@
  * The web is a small HTTP server on 127.0.0.1 that the setup starts (and the fixture's `close`
  * stops), reached because the bin is told `--allow-host 127.0.0.1`. Nothing goes further.
  *
+ * The bin runs with a ten-minute `--total-timeout`, so a download that ends before the test's
+ * timeout was ended by a cancel: the cancel steps require the site to see the download's socket
+ * closed by the bin, for a cancelled call and (2026, HTTP) for a cancelled task.
+ *
  * Elicitation is the one feature not here: the fetch server never asks the user anything. Every
  * tool only reads, and the one choice a user could make (fetching a page robots.txt disallows)
  * belongs to the operator (`--ignore-robots-txt`) or to the user-initiated prompts, not to a
@@ -16,15 +20,16 @@ import type { ServerResponse } from 'node:http';
 import {
   callWithProgress,
   defineScenario,
-  expectCancelled,
   expectLogMessage,
   expectResourceUpdated,
   expectToolError,
+  httpTaskWire,
   listPaged,
   type ScenarioContext,
   type ScenarioFixture,
   type TaskStep,
   textOf,
+  untilTask,
 } from '@mcpkit/core/testing';
 import { expect } from 'vitest';
 import { type LocalServer, startServer, text } from './support/local-server.js';
@@ -45,7 +50,9 @@ interface FetchFixture extends ScenarioFixture {
   url(path: string): string;
   /** Changes the text of /watched, as its publisher would. */
   edit(n: number): void;
-  /** Downloads of /slow that ended because the client went away. */
+  /** Downloads of /slow the site has started. */
+  slowOpened(): number;
+  /** Downloads of /slow that ended because the client went away (the site never ends one). */
   slowClosed(): number;
 }
 
@@ -83,6 +90,7 @@ const byDir = new Map<string, FetchFixture>();
 
 async function startSite(dir: string): Promise<FetchFixture> {
   let watched = 'The watched page says nothing new yet.';
+  let slowOpened = 0;
   let slowClosed = 0;
   const site = await startServer({
     '/robots.txt': text('User-agent: *\nDisallow: /private\n', 'text/plain'),
@@ -101,6 +109,7 @@ async function startSite(dir: string): Promise<FetchFixture> {
     '/large': (_req, res) => chunked(res, LARGE_BYTES, LARGE_CHUNKS),
     // Headers at once, then a byte every 100 ms for as long as the client listens.
     '/slow': (_req, res) => {
+      slowOpened++;
       res.writeHead(200, { 'content-type': 'text/plain' });
       const timer = setInterval(() => res.write('.'), 100);
       res.on('close', () => {
@@ -110,13 +119,15 @@ async function startSite(dir: string): Promise<FetchFixture> {
     },
   });
   const fixture: FetchFixture = {
-    // A short revalidation interval, so a subscription hears a change within a second.
-    args: ['--allow-host', '127.0.0.1', '--revalidate-interval', '0.5'],
+    // A short revalidation interval, so a subscription hears a change within a second; a total
+    // deadline far past the test's timeout, so only a cancel can end a download in time.
+    args: ['--allow-host', '127.0.0.1', '--revalidate-interval', '0.5', '--total-timeout', '600'],
     site,
     url: (path) => site.url(path),
     edit: (n) => {
       watched = `The watched page changed, edit number ${n}.`;
     },
+    slowOpened: () => slowOpened,
     slowClosed: () => slowClosed,
     close: async () => {
       byDir.delete(dir);
@@ -132,6 +143,21 @@ async function startSite(dir: string): Promise<FetchFixture> {
 /** Polls until `condition` holds. No deadline of its own: one that never holds is the test timeout's. */
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+/**
+ * Runs `cancel`, which starts a download of /slow, waits with `started` until the site has it, and
+ * cancels it; then waits until the site has seen every /slow download it started closed by the
+ * bin. The site never ends one and the bin's total deadline is ten minutes, so only the cancel can
+ * close it before the test's timeout.
+ */
+async function expectDownloadStops(
+  fixture: FetchFixture,
+  cancel: (started: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const opened = fixture.slowOpened();
+  await cancel(() => until(() => fixture.slowOpened() > opened));
+  await until(() => fixture.slowClosed() === fixture.slowOpened());
 }
 
 async function everyFeature(ctx: ScenarioContext<FetchFixture>): Promise<void> {
@@ -265,9 +291,28 @@ async function everyFeature(ctx: ScenarioContext<FetchFixture>): Promise<void> {
 
   // Cancellation: a download that trickles a byte every 100 ms stops when cancelled, and the
   // site sees its connection closed: the download itself ended, not only the client's wait.
-  const closed = fixture.slowClosed();
-  await expectCancelled(ctx, 'fetch', { url: url('/slow') }, { after: 300 });
-  await until(() => fixture.slowClosed() > closed);
+  await expectDownloadStops(fixture, async (started) => {
+    const controller = new AbortController();
+    const call = session.callTool('fetch', { url: url('/slow') }, { signal: controller.signal });
+    await started();
+    controller.abort();
+    await expect(call, 'the cancelled call answered with a result').rejects.toThrow();
+    // The cancelled work does not hold the server.
+    await client.listTools();
+  });
+  // The same for a task (2026, over HTTP): tasks/cancel ends the download the task was making.
+  if (ctx.era === 'modern' && ctx.url) {
+    const wire = httpTaskWire(ctx.url);
+    await expectDownloadStops(fixture, async (started) => {
+      const task = await wire.request('tools/call', { name: 'fetch', arguments: { url: url('/slow') } });
+      expect(task.resultType).toBe('task');
+      await started();
+      await wire.request('tasks/cancel', { taskId: task.taskId });
+      const after = await untilTask(wire, task.taskId, 'cancelled');
+      expect(after.status).toBe('cancelled');
+      expect(after.result).toBeUndefined();
+    });
+  }
 
   // Elicitation: nothing in this server asks the user (see the header).
   expect(elicitor.asked).toEqual([]);

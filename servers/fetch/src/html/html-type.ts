@@ -19,7 +19,8 @@ export interface DecodedPage {
 }
 
 /**
- * Decodes `body` (an HTML type also looks for a `<meta charset>`) and says whether it is HTML.
+ * Decodes `body` (charset.ts: an XML type also reads its XML declaration's encoding, an HTML type
+ * its `<meta charset>`) and says whether it is HTML.
  *
  * @example
  * ```ts

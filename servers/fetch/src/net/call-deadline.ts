@@ -7,6 +7,11 @@
 import { UserError } from '@mcpkit/core/errors';
 import { CancelledError } from '@mcpkit/core/progress';
 
+/** A deadline as the operator set it: whole seconds as seconds (`--total-timeout`), else milliseconds. */
+function duration(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
 /** The stop conditions of one call; {@link CallDeadline.dispose} it when the call is over. */
 export class CallDeadline {
   readonly #controller = new AbortController();
@@ -23,7 +28,7 @@ export class CallDeadline {
       totalMs,
       () =>
         new UserError(
-          `Fetching ${url.href} took longer than ${totalMs} ms, so it was stopped; try again later.`,
+          `Fetching ${url.href} took longer than ${duration(totalMs)}, so it was stopped; try again later.`,
         ),
     );
   }

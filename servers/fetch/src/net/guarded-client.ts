@@ -96,6 +96,8 @@ export interface FetchResult {
 /** The guarded HTTP client; {@link GuardedClient.close} it when the server stops. */
 export interface GuardedClient {
   readonly userAgent: string;
+  /** The limits every call starts from: the defaults with the client's own options applied. */
+  readonly limits: Readonly<FetchLimits>;
   /** Makes the request and follows redirects; the body is read from the result. */
   open(url: string | URL, options?: RequestOptions): Promise<OpenResponse>;
   /** Makes the request and reads the whole body. */
@@ -255,6 +257,7 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
 
   return {
     userAgent,
+    limits: Object.freeze({ ...base }),
     open,
     async fetch(input, call = {}) {
       const response = await open(input, call);

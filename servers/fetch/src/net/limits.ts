@@ -30,6 +30,15 @@ export const DEFAULT_LIMITS: Readonly<FetchLimits> = Object.freeze({
   maxContentCodings: 2,
 });
 
+/**
+ * The largest total deadline an operator may set (`--total-timeout`), in seconds: an hour. A
+ * download that has not finished in an hour is stuck, not slow, and meanwhile it holds a
+ * connection, a tool call and up to the byte cap of memory; clients give up on a call long before.
+ * It also keeps the timer far below what `setTimeout` can hold (about 24.8 days), past which a
+ * timer fires at once and every fetch would fail.
+ */
+export const MAX_TOTAL_TIMEOUT_S = 3_600;
+
 /** The defaults with `overrides` applied, ignoring fields that are `undefined`. */
 export function resolveLimits(...overrides: ReadonlyArray<Partial<FetchLimits> | undefined>): FetchLimits {
   const limits: FetchLimits = { ...DEFAULT_LIMITS };

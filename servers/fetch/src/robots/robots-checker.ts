@@ -1,7 +1,8 @@
 /**
  * Whether robots.txt lets an autonomous agent fetch a URL. robots.txt is fetched through the same
  * guarded client as pages (so it cannot be used to reach a blocked address), under its own short
- * timeout and a 500 KiB cap, and the outcome is cached per origin. What each answer means:
+ * timeout (capped by the client's total deadline) and a 500 KiB cap, and the outcome is cached
+ * per origin. What each answer means:
  * - 2xx: the rules decide (for this User-Agent's product token, else `*`);
  * - 401 and 403: disallowed, as the official server does (the site refuses anonymous access);
  * - any other 4xx (404, 410…): allowed, there are no rules;
@@ -117,9 +118,11 @@ export class RobotsChecker {
 
   async #load(robotsUrl: string, signal: AbortSignal | undefined): Promise<Outcome> {
     checkUrl(robotsUrl, this.#options.policy);
-    const { timeoutMs, maxBytes } = this.#options;
+    const { maxBytes, client } = this.#options;
+    // Its own short deadline, and never longer than any download's (`--total-timeout`).
+    const timeoutMs = Math.min(this.#options.timeoutMs, client.limits.totalTimeoutMs);
     try {
-      const result = await this.#options.client.fetch(robotsUrl, {
+      const result = await client.fetch(robotsUrl, {
         accept: 'text/plain,*/*;q=0.5',
         truncate: true,
         limits: { firstByteTimeoutMs: timeoutMs, totalTimeoutMs: timeoutMs, maxBytes, maxRedirects: 5 },

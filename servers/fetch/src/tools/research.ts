@@ -54,6 +54,9 @@ export const research = defineTool({
     sampled: z.boolean().describe('False when the client cannot sample and no answer was made'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  // Reads pages and waits on the client's model: long enough to be worth a task. In a task the
+  // model is asked through the task's input_required questions, and tasks/cancel stops the reads.
+  task: 'optional',
   async run({ url, question, max_pages: maxPages }, call) {
     call.progress.report(0, { total: 1 + maxPages, message: 'Reading the start page' });
     const start = await loadPage(call, url, { onProgress: false });
