@@ -5,14 +5,15 @@
  */
 import { errorMessage } from '@mcpkit/core/errors';
 import { RootSet } from '@mcpkit/core/roots';
-import { type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { type ParsedCommandLine, type ServerBin, UsageError } from '@mcpkit/core/runner';
 import { createSqliteApp, NAME, PACKAGE_JSON } from './server.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIME_LIMIT_S } from './sql/query-limits.js';
 
 export const cli: ServerBin = {
   bin: NAME,
   packageJson: PACKAGE_JSON,
   title: 'SQLite (mcpkit)',
-  usage: '--db <file> [--write] [--export-dir <dir>]...',
+  usage: '--db <file> [--write] [--export-dir <dir>]... [--time-limit <seconds>]',
   positionals: {
     name: 'database',
     description: 'The SQLite database file, when --db is not given.',
@@ -35,6 +36,11 @@ export const cli: ServerBin = {
       multiple: true,
       description: 'a directory export_query may write files into (repeatable)',
       valueName: 'dir',
+    },
+    'time-limit': {
+      type: 'string',
+      description: `seconds one statement may run before it is stopped (default ${DEFAULT_TIMEOUT_MS / 1000}, at most ${MAX_TIME_LIMIT_S})`,
+      valueName: 'seconds',
     },
   },
   settings: {
@@ -80,6 +86,7 @@ export const cli: ServerBin = {
         `Give ${named('export-dir')} or ${named('read-only')}, not both: read-only writes no export files.`,
       );
     }
+    const timeLimitMs = timeLimit(cli);
     const roots =
       exportDirs.length > 0
         ? await RootSet.create(exportDirs).catch((error: unknown) => {
@@ -93,6 +100,7 @@ export const cli: ServerBin = {
         ...(cli.common.readOnly ? { readOnly: true } : {}),
         log,
         ...(roots ? { roots } : {}),
+        ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
         ...(cli.common.pageSize ? { pageSize: cli.common.pageSize } : {}),
         ...(cli.common.outputLimitBytes ? { outputLimitBytes: cli.common.outputLimitBytes } : {}),
       });
@@ -102,3 +110,18 @@ export const cli: ServerBin = {
     }
   },
 };
+
+/**
+ * `--time-limit` in ms, or undefined when it was not set. Whole seconds only, as core reads its own
+ * numbers: digits, so `1e3`, `0x10`, `-5` and `1.5` are refused rather than guessed at.
+ */
+function timeLimit(cli: ParsedCommandLine): number | undefined {
+  const given = cli.values['time-limit'];
+  if (typeof given !== 'string') return undefined;
+  const seconds = /^\d{1,9}$/.test(given) ? Number(given) : Number.NaN;
+  if (seconds >= 1 && seconds <= MAX_TIME_LIMIT_S) return seconds * 1000;
+  const shown = given.length > 40 ? `${given.slice(0, 40)}…` : given;
+  throw new UsageError(
+    `${cli.sources['time-limit'] ?? '--time-limit'} is ${JSON.stringify(shown)}, but the time limit must be a whole number of seconds from 1 to ${MAX_TIME_LIMIT_S}.`,
+  );
+}

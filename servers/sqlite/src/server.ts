@@ -5,6 +5,7 @@ import { startDatabaseWatch, stopDatabaseWatch } from './resources/database-watc
 import { resources } from './resources/index.js';
 import { InsightMemo } from './sql/insights.js';
 import { openDatabase } from './sql/open-database.js';
+import { runLimits } from './sql/query-limits.js';
 import { QueryRunner } from './sql/query-runner.js';
 import { tools } from './tools/index.js';
 
@@ -24,6 +25,11 @@ export type SqliteOptions = AppOptions & {
    * TypeScript sources point it at the built file).
    */
   queryScript?: string;
+  /**
+   * The longest one statement may run, in ms (`--time-limit`): every tool's statements, the model's
+   * in ask_database included, are stopped there. 15 s when left out; at most an hour.
+   */
+  timeLimitMs?: number;
 };
 
 /**
@@ -46,6 +52,8 @@ export function createSqliteApp(options: SqliteOptions): App<SqliteContext> {
   // Without --write the database is read-only but file exports stay ('data'); --read-only
   // (`readOnly: true`) means change nothing at all, so no file is written either.
   const readOnly = write ? false : options.readOnly === true ? true : 'data';
+  // Checked before the file is opened, so a bad limit fails at start and leaves nothing open.
+  const { timeoutMs: timeLimitMs } = runLimits({ timeoutMs: options.timeLimitMs });
   const database = openDatabase(options.database, { write });
   return createApp<SqliteContext>(
     {
@@ -70,7 +78,10 @@ export function createSqliteApp(options: SqliteOptions): App<SqliteContext> {
         create: (app) => {
           const context: SqliteContext = {
             database,
-            runner: new QueryRunner(database, options.queryScript ? { script: options.queryScript } : {}),
+            runner: new QueryRunner(database, {
+              timeLimitMs,
+              ...(options.queryScript ? { script: options.queryScript } : {}),
+            }),
             insights: new InsightMemo(),
             changes: new EventTarget(),
           };

@@ -1,8 +1,9 @@
 /**
  * Long work, both eras: a runaway read_query cancelled by the client really stops (the query
- * process that ran it is gone, and the next call gets a fresh one); a file export reports progress
- * page by page; and in the 2026 era read_query runs as a task, whose cancellation kills the query
- * process too.
+ * process that ran it is seen working, then seen gone, and the next call gets a fresh one); a file
+ * export reports progress page by page; and in the 2026 era read_query runs as a task, whose
+ * cancellation kills the query process too. The cancel tests serve with a statement time limit of
+ * ten minutes, far past their own timeout, so only the cancel can stop the statement in time.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError } from '@mcpkit/core/progress';
@@ -14,17 +15,26 @@ import { ERAS, structured, type ToolsWorld, toolsWorld } from './tools-kit.js';
 
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
-/** Waits until the process is visibly working (where /proc tells), so the cancel meets a running statement. */
-async function untilBusy(pid: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
+/** A statement time limit no test here lives to see: a statement that stops was stopped by the cancel. */
+const LONG_LIMIT_MS = 600_000;
+
+/**
+ * Waits until the query process is seen working (where /proc tells), so the cancel meets a running
+ * statement. No deadline: `stillRunning` fails the wait if the call ends first, and a process that
+ * never gets busy is left to the test's timeout. Without /proc nothing can be seen, so it only
+ * gives the statement a moment to reach the process.
+ */
+async function untilBusy(pid: number, stillRunning: () => void): Promise<void> {
+  if ((await cpuTimeMs(process.pid)) === undefined) return sleep(300);
+  for (;;) {
     const before = await cpuTimeMs(pid);
     await sleep(100);
+    stillRunning();
     const after = await cpuTimeMs(pid);
-    if (before === undefined || after === undefined) return sleep(300);
+    if (before === undefined || after === undefined)
+      throw new Error('the query process ended before the cancel');
     if (after - before >= 15) return;
   }
-  throw new Error('the query process never got busy');
 }
 
 /**
@@ -37,23 +47,28 @@ async function untilGone(pid: number): Promise<void> {
 
 /**
  * Records how each statement the runner is given ends (the real runner still runs it). A cancelled
- * statement ends in CancelledError; one the cancel missed would instead be stopped by the 15 s
- * time limit with its sentence, so the outcome, not a clock, shows which of the two stopped it.
+ * statement ends in CancelledError; one the cancel missed would run on past the test's timeout (or
+ * end at the time limit with its sentence), so the outcome, not a clock, shows what stopped it.
+ * `stillRunning` fails once any of them has ended.
  */
-function recordOutcomes(runner: QueryRunner): Promise<unknown>[] {
+function recordOutcomes(runner: QueryRunner): { outcomes: Promise<unknown>[]; stillRunning: () => void } {
   const outcomes: Promise<unknown>[] = [];
+  let ended = 0;
   const run = runner.run.bind(runner);
   runner.run = (sql, options) => {
     const running = run(sql, options);
-    outcomes.push(
-      running.then(
-        () => 'finished',
-        (error: unknown) => error,
-      ),
+    const outcome = running.then(
+      () => 'finished',
+      (error: unknown) => error,
     );
+    void outcome.then(() => ended++);
+    outcomes.push(outcome);
     return running;
   };
-  return outcomes;
+  return {
+    outcomes,
+    stillRunning: () => expect(ended, 'the statement ended before it was cancelled').toBe(0),
+  };
 }
 
 let w: ToolsWorld | undefined;
@@ -70,17 +85,17 @@ describe.each(ERAS)('cancellation and progress, %s era', (era) => {
   it('kills the query process of a cancelled read_query, and the next call gets a fresh one', {
     timeout: 30_000,
   }, async () => {
-    w = await toolsWorld(era);
+    w = await toolsWorld(era, { timeLimitMs: LONG_LIMIT_MS });
     await w.call('read_query', { query: 'SELECT 1' });
     const pid = w.app.context.runner.pid as number;
     expect(alive(pid)).toBe(true);
-    const outcomes = recordOutcomes(w.app.context.runner);
+    const { outcomes, stillRunning } = recordOutcomes(w.app.context.runner);
     const controller = new AbortController();
     const outcome = w.session.callTool('read_query', { query: FOREVER }, { signal: controller.signal }).then(
       () => 'finished',
       () => 'cancelled',
     );
-    await untilBusy(pid);
+    await untilBusy(pid, stillRunning);
     controller.abort();
     expect(await outcome).toBe('cancelled');
     expect(outcomes).toHaveLength(1);
@@ -132,14 +147,14 @@ describe('read_query as a 2026 task', () => {
 
   // untilGone has no deadline: a query process the cancel missed fails this generous timeout.
   it('kills the query process when the task is cancelled', { timeout: 30_000 }, async () => {
-    w = await toolsWorld('modern');
+    w = await toolsWorld('modern', { timeLimitMs: LONG_LIMIT_MS });
     await w.call('read_query', { query: 'SELECT 1' });
     const pid = w.app.context.runner.pid as number;
-    const outcomes = recordOutcomes(w.app.context.runner);
+    const { outcomes, stillRunning } = recordOutcomes(w.app.context.runner);
     wire = await taskWire(w.app);
     const handle = await wire.request('tools/call', { name: 'read_query', arguments: { query: FOREVER } });
     expect(handle.resultType).toBe('task');
-    await untilBusy(pid);
+    await untilBusy(pid, stillRunning);
     await wire.request('tasks/cancel', { taskId: handle.taskId });
     const after = await untilTask(wire, handle.taskId, 'cancelled');
     expect(after.status).toBe('cancelled');

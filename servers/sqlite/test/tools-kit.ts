@@ -38,6 +38,8 @@ export interface ToolsWorldOptions {
   /** Serve `<dir>/exports` as the export directory. */
   exports?: boolean;
   outputLimitBytes?: number;
+  /** The statement time limit (`--time-limit`), in ms; the server's default when left out. */
+  timeLimitMs?: number;
   /** Client abilities: sampling, elicitation, roots. */
   client?: Omit<ConnectOptions, 'era' | 'transport'>;
   /** An existing fixture to serve (it is not removed on close). */
@@ -84,6 +86,7 @@ export async function toolsWorld(era: Era, options: ToolsWorldOptions = {}): Pro
     ...(options.readOnly ? { readOnly: true } : {}),
     ...(options.exports ? { roots: await RootSet.create([exportDir]) } : {}),
     ...(options.outputLimitBytes ? { outputLimitBytes: options.outputLimitBytes } : {}),
+    ...(options.timeLimitMs ? { timeLimitMs: options.timeLimitMs } : {}),
   });
   const session = await connect(app, { era, ...options.client });
   return {

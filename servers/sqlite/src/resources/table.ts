@@ -12,8 +12,9 @@ import { hasUri, TABLE_TEMPLATE, tableNameOf, tableUri } from './uris.js';
 const SAMPLE_ROWS = 5;
 
 /**
- * Time the row count and the sample may each take. A view can run any query, and a read of a
- * resource should answer quickly: past this the description says the count is unknown.
+ * Time the row count and the sample may each take, or the runner's limit (`--time-limit`) when that
+ * is shorter. A view can run any query, and a read of a resource should answer quickly: past this
+ * the description says the count is unknown.
  */
 const READ_TIMEOUT_MS = 5_000;
 

@@ -21,10 +21,17 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024;
 export const MAX_BYTES_LIMIT = 16 * 1024 * 1024;
 /** Characters of a TEXT cell shown before it is cut. */
 export const DEFAULT_MAX_CELL_CHARS = 4_000;
-/** Time one statement may run unless asked otherwise. */
+/** Time one statement may run unless the operator sets another limit (`--time-limit`). */
 export const DEFAULT_TIMEOUT_MS = 15_000;
-/** Longest time limit a caller may set. */
-export const MAX_TIMEOUT_MS = 10 * 60_000;
+/**
+ * Longest time limit, in seconds, the operator may set. Statements take turns in the one query
+ * process, so while one runs every other call of every client waits behind it, and a write holds
+ * the database's write lock throughout: work that needs more than an hour is a batch job to run
+ * outside the server, not a question asked through a host.
+ */
+export const MAX_TIME_LIMIT_S = 3_600;
+/** Longest time limit a run may have. */
+export const MAX_TIMEOUT_MS = MAX_TIME_LIMIT_S * 1000;
 
 /** The limits of one run, all set. */
 export interface RunLimits {

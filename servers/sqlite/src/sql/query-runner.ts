@@ -20,9 +20,13 @@ import { PageParts } from './page-parts.js';
 import { bindParams, type ParamInput, type RunLimits, runLimits } from './query-limits.js';
 import { exited, kill, queryChildPath, startQueryProcess } from './query-process.js';
 import type { ChildMessage, ChildResult, Expectation, RunMessage } from './query-protocol.js';
+import { checkExpectation } from './run-expectation.js';
 import { sqliteSentence } from './sqlite-message.js';
 
-/** What to run and within which bounds. */
+/**
+ * What to run and within which bounds. `timeoutMs` may only shorten the runner's time limit (a
+ * resource's quick count), never lengthen it: the operator's limit holds for every statement.
+ */
 export interface RunOptions extends Partial<RunLimits> {
   /** `read` for a query, `write` for a change (write mode only), `explain` for a query plan. */
   expect: Expectation;
@@ -45,6 +49,7 @@ export interface QueryResult extends Rows {
   truncated: boolean;
   /** Where the next page starts, when there is one and the statement can be run again (a read). */
   next?: { offset: number };
+  /** Rows a write changed, whole even when its RETURNING rows were cut (see #withCounts). */
   changes?: number;
   lastInsertRowid?: number | string;
 }
@@ -58,19 +63,15 @@ interface Answer {
 /** How long a closing query process gets to close its connection before it is killed. */
 const CLOSE_GRACE_MS = 1_000;
 
-function expectation(statement: ClassifiedStatement, options: RunOptions): void {
-  if (options.expect === 'write') {
-    if (statement.kind === 'read')
-      throw new UserError('This statement only reads; run it as a query instead.');
-    if ((statement.kind === 'ddl' || statement.kind === 'destructive') && options.confirmed !== true) {
-      const what = statement.kind === 'ddl' ? 'changes the schema' : 'drops or rewrites data wholesale';
-      throw new UserError(
-        `This ${statement.verb} statement ${what}, so it runs only once the user confirms it.`,
-      );
-    }
-  } else if (statement.kind !== 'read') {
-    throw new UserError(`This ${statement.verb} statement changes the database; it cannot run as a query.`);
-  }
+/** What a write with RETURNING changed, asked of the same connection right after it. */
+const COUNTS_SQL = 'SELECT changes(), last_insert_rowid()';
+
+/** The runner's own settings. */
+export interface RunnerOptions {
+  /** Where the compiled query process is (tests, bundles). */
+  script?: string;
+  /** The longest one statement may run (`--time-limit`), in ms; 15 s unless set. */
+  timeLimitMs?: number;
 }
 
 /**
@@ -91,16 +92,22 @@ function expectation(statement: ClassifiedStatement, options: RunOptions): void 
 export class QueryRunner {
   readonly #file: DatabaseFile;
   readonly #script: string;
+  readonly #timeLimitMs: number;
   #child: ChildProcess | undefined;
   #ready: Promise<ChildProcess> | undefined;
   #turn: Promise<unknown> = Promise.resolve();
   #nextId = 1;
   #closed = false;
 
-  /** `script` overrides where the compiled query process is (tests, bundles). */
-  constructor(file: DatabaseFile, options: { script?: string } = {}) {
+  constructor(file: DatabaseFile, options: RunnerOptions = {}) {
     this.#file = file;
     this.#script = options.script ?? queryChildPath();
+    this.#timeLimitMs = runLimits({ timeoutMs: options.timeLimitMs }).timeoutMs;
+  }
+
+  /** The longest one statement may run, in ms. */
+  get timeLimitMs(): number {
+    return this.#timeLimitMs;
   }
 
   /** The query process's id while one is running (for tests and diagnostics). */
@@ -116,8 +123,11 @@ export class QueryRunner {
   async run(sql: string, options: RunOptions): Promise<QueryResult> {
     if (this.#closed) throw new Error('The query runner is closed.');
     const statement = classifyStatement(sql, { write: this.#file.write });
-    expectation(statement, options);
-    const limits = runLimits(options);
+    checkExpectation(statement, options.expect, options.confirmed);
+    const limits = runLimits({
+      ...options,
+      timeoutMs: Math.min(options.timeoutMs ?? this.#timeLimitMs, this.#timeLimitMs),
+    });
     if (options.expect === 'write' && limits.offset > 0) throw new UserError('A write cannot be paged.');
     const text =
       options.expect === 'explain' && !statement.explain
@@ -135,7 +145,7 @@ export class QueryRunner {
       maxCellChars: limits.maxCellChars,
     };
     const { result, parts } = await this.#inTurn(
-      () => this.#execute(message, limits.timeoutMs, options),
+      () => this.#withCounts(message, limits.timeoutMs, options),
       options.signal,
     );
     const page: QueryResult = {
@@ -187,6 +197,39 @@ export class QueryRunner {
       signal.addEventListener('abort', onAbort, { once: true });
       result.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
+  }
+
+  /**
+   * Runs `message`, and when it is a write that answered with rows (RETURNING) asks the same
+   * connection, in the same turn, what it changed: the query process reads such a write like a
+   * query and sends no count, and its page may hold only the first rows. SQLite makes every change
+   * of a RETURNING statement at its first step, so the change and its count are whole however
+   * the page was cut. A write that is done is reported as done: the question carries no signal,
+   * and if it fails all the same the rows come back without a count.
+   */
+  async #withCounts(message: RunMessage, timeoutMs: number, options: RunOptions): Promise<Answer> {
+    const answer = await this.#execute(message, timeoutMs, options);
+    if (message.expect !== 'write' || answer.result.changes !== undefined) return answer;
+    const counts = await this.#execute(
+      {
+        type: 'run',
+        id: this.#nextId++,
+        sql: COUNTS_SQL,
+        params: [],
+        expect: 'read',
+        offset: 0,
+        maxRows: 1,
+        maxBytes: 1024,
+        maxCellChars: 64,
+      },
+      timeoutMs,
+      { expect: 'read' },
+    ).catch(() => undefined);
+    const [changes, rowid] = counts?.parts.rows()[0] ?? [];
+    const result: ChildResult = { ...answer.result };
+    if (typeof changes === 'number') result.changes = changes;
+    if (typeof rowid === 'number' || typeof rowid === 'string') result.lastInsertRowid = rowid;
+    return { result, parts: answer.parts };
   }
 
   /**

@@ -27,11 +27,13 @@ export interface RanQuery {
   error?: string;
 }
 
-/** Bounds of one read_query inside the loop: enough to answer from, small enough for a prompt. */
+/**
+ * Bounds of one read_query inside the loop: enough to answer from, small enough for a prompt. Its
+ * time is the runner's limit (`--time-limit`), as for every statement a client's request runs.
+ */
 const LOOP_ROWS = 50;
 const LOOP_BYTES = 16 * 1024;
 const LOOP_CELL_CHARS = 500;
-const LOOP_TIMEOUT_MS = 10_000;
 
 /** Tables described in the first message at most, and its length in characters. */
 const OVERVIEW_TABLES = 60;
@@ -106,7 +108,6 @@ export function askTools(call: SqliteCall, ran: RanQuery[]): LoopTool[] {
             maxRows: LOOP_ROWS,
             maxBytes: LOOP_BYTES,
             maxCellChars: LOOP_CELL_CHARS,
-            timeoutMs: LOOP_TIMEOUT_MS,
             signal: call.signal,
           });
           record.rowCount = page.rows.length;

@@ -13,6 +13,7 @@ import { announceChange, type SqliteCall } from '../../context.js';
 import { type ClassifiedStatement, classifyStatement } from '../../sql/classify.js';
 import { fenceRows } from '../../sql/fence.js';
 import type { ParamInput } from '../../sql/query-limits.js';
+import type { QueryResult } from '../../sql/query-runner.js';
 import { rowBudget } from './row-page.js';
 import { RowsShape } from './schemas.js';
 
@@ -24,6 +25,12 @@ export const WriteResult = z.object({
   changes: z.number().optional().describe('Rows inserted, updated or deleted'),
   lastInsertRowid: z.union([z.number(), z.string()]).optional(),
   ...RowsShape,
+  truncated: z
+    .boolean()
+    .optional()
+    .describe(
+      'RETURNING gave more rows than one answer holds, so only the first are in rows; the change itself is complete',
+    ),
 });
 
 type WriteOutput = z.infer<typeof WriteResult>;
@@ -97,12 +104,35 @@ export async function runWrite(
   if (result.changes !== undefined) structured.changes = result.changes;
   if (result.lastInsertRowid !== undefined && result.changes)
     structured.lastInsertRowid = result.lastInsertRowid;
+  if (result.truncated) structured.truncated = true;
   const lines = [
     changesSchema(statement)
       ? `Done: the ${verb} statement changed the schema.`
-      : `Done: ${result.changes ?? result.rows.length} row(s) changed by the ${verb} statement.`,
+      : result.changes === undefined && result.truncated
+        ? `Done: the ${verb} statement changed at least ${result.rows.length} row(s).`
+        : `Done: ${result.changes ?? result.rows.length} row(s) changed by the ${verb} statement.`,
   ];
-  if (result.columns.length > 0) lines.push('Rows it returned:', fenceRows(result).text);
-  if (result.truncated) lines.push('[More rows were returned than are shown.]');
+  if (result.columns.length > 0) lines.push(...returnedRows(result));
   return { text: lines.join('\n'), structured };
+}
+
+/**
+ * The RETURNING rows for the text copy. A write cannot be paged (a second page would run it
+ * again), so rows past what one answer holds are not kept: the text says how many were left out
+ * and warns against running the statement again to see them. RETURNING gives one row per row
+ * the statement itself changed, so their number is the change count.
+ */
+function returnedRows(result: QueryResult): string[] {
+  const shown = result.rows.length;
+  if (!result.truncated) return ['Rows it returned:', fenceRows(result).text];
+  const total = result.changes !== undefined && result.changes > shown ? result.changes : undefined;
+  return [
+    total === undefined
+      ? `Rows it returned, the first ${shown}:`
+      : `Rows it returned, the first ${shown} of ${total}:`,
+    fenceRows(result).text,
+    `[${total === undefined ? 'The other returned rows' : `The other ${total - shown} returned rows`} are not shown: ` +
+      'more rows came back than one answer holds, and a change cannot be paged. The change is complete; do not ' +
+      'run it again to see them, read the changed rows with read_query instead.]',
+  ];
 }
