@@ -1,6 +1,7 @@
 /**
  * Progress of the long reads as git's output arrives: a log over a long history, the diff of a
- * commit that changes thousands of files, a long reflog. Each run's output comes in several pieces
+ * commit that changes thousands of files, a long reflog, the blame of a file with a long history
+ * (cancelled halfway, too). Each run's output comes in several pieces
  * (the recorded run says how many), and a client that asked for progress hears the count grow
  * before the result.
  *
@@ -9,12 +10,21 @@
  * shows every piece reported; one that stands still shows a fast run sending only its start and
  * its end, however many pieces came.
  */
+import assert from 'node:assert/strict';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CancelledError } from '@mcpkit/core/progress';
 import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { lastRun } from './git-runs.js';
-import { type ImportedCommit, importCommits, type ReadFixture, readFixture } from './read-kit.js';
+import { makeSlowHistory, SLOW_FILE } from './e2e-history.js';
+import { expectExited, lastRun, runs } from './git-runs.js';
+import {
+  type ImportedCommit,
+  importCommits,
+  lineCommits,
+  type ReadFixture,
+  readFixture,
+} from './read-kit.js';
 import { git } from './repo-kit.js';
 
 vi.mock('@mcpkit/core/progress', async (importOriginal) => {
@@ -28,6 +38,8 @@ type Report = { progress: number; total?: number; message?: string };
 const COMMITS = 1500;
 const FILES = 800;
 const REFLOG_ENTRIES = 3000;
+/** Commits that each add a line: blame settles one line per commit as it walks back. */
+const BLAMED_LINES = 1000;
 
 /** `n` commits with a paragraph of message each: a log of them is several pipe-fulls of output. */
 function longHistory(n: number): ImportedCommit[] {
@@ -143,6 +155,71 @@ describe.each(['legacy', 'modern'] as const)('progress of long reads, %s era', (
     expect(lastRun('-g').chunks).toBeGreaterThanOrEqual(3);
     expectGrowing(reports, /^\d+ entr(y|ies) read$/, 'Reading the reflog');
   });
+
+  it('git_blame reports the lines settled so far, out of the file, while git walks the history', async () => {
+    fx = await readFixture();
+    importCommits(fx.repo, lineCommits(BLAMED_LINES));
+    session = await connect(fx.app, { era });
+    time = clock(1000);
+    const { result, reports } = await withReports(session, 'git_blame', { path: 'history.txt' });
+    time.mockRestore();
+    const { lines } = result.structuredContent as {
+      lines: Array<{ line: number; summary: string; text: string }>;
+    };
+    expect(lines).toHaveLength(BLAMED_LINES);
+    expect(lines.at(-1)).toMatchObject({ line: BLAMED_LINES, summary: `add line ${BLAMED_LINES}` });
+    expect(lines[0]).toMatchObject({ line: 1, summary: 'add line 1', text: 'line 1' });
+    // The lines came from the incremental form, in several pieces: the porcelain one prints at the end.
+    const run = lastRun('blame');
+    expect(run.args).toContain('--incremental');
+    expect(run.chunks).toBeGreaterThanOrEqual(3);
+    const values = expectGrowing(reports, /^\d+ of \d+ lines blamed$/, 'Blaming history.txt');
+    // Out of the file's lines (one step more: the answer is made after the last line is settled).
+    const start = reports.find((r) => r.message === 'Blaming history.txt');
+    expect(start?.total).toBe(BLAMED_LINES + 1);
+    const counted = reports.filter((r) => /blamed$/.test(r.message ?? ''));
+    for (const r of counted) {
+      expect(r.total).toBe(BLAMED_LINES + 1);
+      expect(r.message).toBe(`${r.progress} of ${BLAMED_LINES} lines blamed`);
+    }
+    expect(values.at(-1)).toBeLessThanOrEqual(BLAMED_LINES);
+  });
+
+  // No deadline of its own: a git that stays fails the test's timeout.
+  it('git_blame cancelled halfway stops its git process', async () => {
+    fx = await readFixture();
+    const slow = await makeSlowHistory(join(fx.base, 'repos', 'slow'), { commits: 600, lines: 4000 });
+    session = await connect(fx.app, { era });
+    time = clock(1000);
+    const controller = new AbortController();
+    const reports: Report[] = [];
+    const earlier = runs.length;
+    const call = session.callTool(
+      'git_blame',
+      { repo_path: slow, path: SLOW_FILE },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          reports.push({ ...p });
+          // Lines settled but not all: git is in the middle of the history.
+          if (/blamed$/.test(p.message ?? '')) controller.abort();
+        },
+      },
+    );
+    await expect(call).rejects.toThrow();
+    time.mockRestore();
+    const halfway = reports.find((r) => /blamed$/.test(r.message ?? ''));
+    expect(halfway?.progress).toBeLessThan(4001);
+    // This call's blame, not one of an earlier test.
+    const run = runs.slice(earlier).find((r) => r.args.includes('blame'));
+    assert.ok(run, 'the call never started git blame');
+    expect(run.args).toContain('--incremental');
+    expect(await run.ended).toBeInstanceOf(CancelledError);
+    // The very process the server started is gone.
+    await expectExited(run);
+    // And the server takes new work at once.
+    expect(textOf(await session.callTool('git_log', { max_count: 1 }))).toContain('commit 3');
+  }, 60_000);
 
   it('sends a fast run its start and end only: pieces closer together than the throttle are merged', async () => {
     fx = await readFixture();

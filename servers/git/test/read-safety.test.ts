@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -109,6 +110,29 @@ describe.each(['legacy', 'modern'] as const)('read tools under attack, %s era', 
     const diff = await session.callTool('git_diff_unstaged', {});
     expect(textOf(diff)).toContain('-one\n+two');
   });
+
+  // No deadline of its own: a git that waits on the FIFO fails the test's timeout.
+  it.skipIf(process.platform === 'win32')(
+    'waits on no file the configuration names for the order of a diff (a FIFO would hang git)',
+    async () => {
+      fx = await readFixture();
+      const fifo = join(fx.outside, 'order');
+      execFileSync('mkfifo', [fifo]);
+      git(fx.repo, 'config', 'diff.orderFile', fifo);
+      await writeFile(join(fx.repo, 'README.md'), '# App, changed\n');
+      session = await connect(fx.app, { era });
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['git_status', {}],
+        ['git_diff_unstaged', {}],
+        ['git_show', { revision: 'HEAD' }],
+        ['git_blame', { path: 'README.md' }],
+      ];
+      for (const [tool, args] of calls) {
+        const result = await session.callTool(tool, args);
+        expect(result.isError, `${tool}: ${textOf(result)}`).toBeFalsy();
+      }
+    },
+  );
 
   it("reads no file the configuration names for blame (its first line would show in git's error)", async () => {
     fx = await readFixture();

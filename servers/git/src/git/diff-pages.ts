@@ -3,12 +3,13 @@
  * boundary when it can (else on a hunk, else a line), and carries a cursor to the next one.
  *
  * Each page runs git once. The first reads the whole diff (up to {@link MAX_DIFF_READ}) and takes
- * the overview of the files from it. A later page starts git at the file it resumes in
- * (`--skip-to`), so the files already sent are neither diffed nor read again, and reads only to the
- * end of the page (git is killed there). The cursor names that file, the character offset into its
- * part and a digest of the part before the offset: if that part changed between pages (the work
- * tree moved on) or the file left the diff, the cursor is refused rather than resumed at a wrong
- * place. A change to a file already sent does not move the place, so it does not stop the paging.
+ * the overview of the files from it (and, for git_show, the commit printed ahead of the patch). A
+ * later page starts git at the file it resumes in (`--skip-to`), so the files already sent are
+ * neither diffed nor read again, and reads only to the end of the page (git is killed there). The
+ * cursor names that file, the character offset into its part and a digest of the part before the
+ * offset: if that part changed between pages (the work tree moved on) or the file left the diff,
+ * the cursor is refused rather than resumed at a wrong place. A change to a file already sent does
+ * not move the place, so it does not stop the paging.
  */
 import { UserError } from '@mcpkit/core/errors';
 import { utf8ByteLength, utf8Prefix } from '@mcpkit/core/limits';
@@ -49,8 +50,17 @@ export interface DiffPageRequest {
   /** The key of the call's arguments (see `keyOf`). */
   key: string;
   cursor: string | undefined;
-  /** Bytes of diff text this page may hold; told the files on the first page (the overview needs room). */
-  pageBytes: (files: readonly FileStat[] | undefined) => number;
+  /**
+   * A format whose text git prints ahead of the patch on the first page (git_show's commit), in
+   * `fields` NUL-ended fields: the commit and its changes then come from one run. Later pages print
+   * the patch alone.
+   */
+  preamble?: { format: string; fields: number };
+  /**
+   * Bytes of diff text this page may hold; told the files and the preamble on the first page (the
+   * overview and the commit need room).
+   */
+  pageBytes: (files: readonly FileStat[] | undefined, preamble?: string) => number;
   signal: AbortSignal;
   /** Called with the diff's output as it arrives (see `output-progress.ts`). */
   onOutput?: (chunk: Buffer) => void;
@@ -68,6 +78,8 @@ export interface DiffPage {
   nextCursor?: string;
   /** True when one file's diff goes on past {@link MAX_DIFF_READ}: no cursor reaches the rest. */
   beyondLimit: boolean;
+  /** The preamble's fields as git printed them, NULs included, on the first page only. */
+  preamble?: string;
 }
 
 /** The page of the diff `request.cursor` points at (the first without a cursor). */
@@ -85,7 +97,7 @@ export async function diffPage(request: DiffPageRequest): Promise<DiffPage> {
   const skip = position.f === '' ? [] : [`--skip-to=${position.f}`];
   const pageBytes = request.pageBytes(undefined);
   const limit = Math.min(position.p + position.b + pageBytes + SLACK, MAX_DIFF_READ);
-  const result = await run(request, skip, limit);
+  const result = await run(request, skip, limit, request.onOutput);
   const skipped = afterCombined(result.stdout);
   const ahead = utf8ByteLength(result.stdout.slice(0, skipped));
   const out = position.f === '' ? result.stdout : result.stdout.slice(skipped);
@@ -99,30 +111,92 @@ export async function diffPage(request: DiffPageRequest): Promise<DiffPage> {
 
 /** The first page: the whole diff is read once, for the overview and the page. */
 async function firstPage(request: DiffPageRequest): Promise<DiffPage> {
-  const result = await run(request, [], MAX_DIFF_READ);
-  const out = result.stdout;
+  const { preamble: asked, onOutput } = request;
+  // A later `--format` wins over the command's own `--format=`.
+  const format = asked ? [`--format=format:${asked.format}`] : [];
+  const counted = asked && onOutput ? afterFields(asked.fields, onOutput) : onOutput;
+  const result = await run(request, format, MAX_DIFF_READ, counted);
+  const split = asked
+    ? splitPreamble(result.stdout, asked.fields, result.truncated, request.what)
+    : undefined;
+  const out = split ? split.patch : result.stdout;
+  const preamble = split ? { preamble: split.preamble } : {};
   // Past the read limit the last file is cut: only there does a second run count the lines.
   const files = result.truncated ? await numstat(request) : overviewOf(out, patchUnits(out));
-  if (files.length === 0 && out.trim() === '') return { text: '', page: 1, files, beyondLimit: false };
+  if (files.length === 0 && out.trim() === '') {
+    return { text: '', page: 1, files, beyondLimit: false, ...preamble };
+  }
   const start: DiffPosition = { f: '', o: 0, b: 0, h: '', n: 1, p: 0 };
   const ahead = utf8ByteLength(out.slice(0, afterCombined(out)));
-  const page = cut(request, start, out, ahead, result.truncated, request.pageBytes(files));
-  return { ...page, files };
+  const page = cut(request, start, out, ahead, result.truncated, request.pageBytes(files, split?.preamble));
+  return { ...page, files, ...preamble };
+}
+
+/**
+ * The preamble's `fields` NUL-ended fields, and the patch after them: git puts one newline between
+ * a `format:` text and a patch, and nothing when the patch is empty.
+ */
+function splitPreamble(
+  out: string,
+  fields: number,
+  truncated: boolean,
+  what: string,
+): { preamble: string; patch: string } {
+  let end = 0;
+  for (let i = 0; i < fields; i++) {
+    const nul = out.indexOf('\0', end);
+    if (nul === -1) {
+      // A message of many megabytes; or git printed no commit (the command must make sure it does).
+      throw new UserError(
+        truncated
+          ? `${what} printed more than the ${MAX_DIFF_READ / 1024 / 1024} MiB this server reads at once before the changes began; this cannot be shown.`
+          : `${what} did not print the commit ahead of its changes; try again, or report this.`,
+      );
+    }
+    end = nul + 1;
+  }
+  const patch = out.startsWith('\n', end) ? out.slice(end + 1) : out.slice(end);
+  return { preamble: out.slice(0, end), patch };
+}
+
+/**
+ * `onOutput` handed only what comes after the first `fields` NULs: a commit message may quote a
+ * patch, and its `diff --git` lines are not files of this one.
+ */
+function afterFields(fields: number, onOutput: (chunk: Buffer) => void): (chunk: Buffer) => void {
+  let left = fields;
+  return (chunk) => {
+    let from = 0;
+    while (left > 0) {
+      const nul = chunk.indexOf(0, from);
+      if (nul === -1) return;
+      left--;
+      from = nul + 1;
+    }
+    if (from < chunk.byteLength) onOutput(from === 0 ? chunk : chunk.subarray(from));
+  };
 }
 
 /** Runs the request's diff with `extra` options; a failure becomes one sentence. */
-async function run(request: DiffPageRequest, extra: readonly string[], maxOutputBytes: number) {
+async function run(
+  request: DiffPageRequest,
+  extra: readonly string[],
+  maxOutputBytes: number,
+  onOutput: ((chunk: Buffer) => void) | undefined,
+) {
   const { repo } = request;
   const argv = [...request.options, ...PREFIXES, ...extra, ...request.tail];
   const result = await repo.runRaw(argv, {
     signal: request.signal,
     maxOutputBytes,
     timeoutMs: READ_TIMEOUT_MS,
-    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+    ...(onOutput ? { onOutput } : {}),
   });
   if (!result.truncated && result.code !== 0) {
     // The file a cursor resumes in is no longer in the diff.
-    if (extra.length > 0 && /No such path/.test(result.stderr)) throw changed(request.list);
+    if (extra.some((o) => o.startsWith('--skip-to=')) && /No such path/.test(result.stderr)) {
+      throw changed(request.list);
+    }
     throw gitError(request.what, new GitFailed(argv[0] ?? 'diff', result), [[repo.top, '.']]);
   }
   return result;

@@ -10,6 +10,7 @@ import type { GitCall } from '../context.js';
 import { diffPage, MAX_DIFF_READ } from './diff-pages.js';
 import { DIFF_SAFETY } from './hardening.js';
 import { outputProgress, PATCH_FILES } from './output-progress.js';
+import { COMMIT_FORMAT, type Commit, commitText, LOG_RECORD_FIELDS, parseLog } from './parse-log.js';
 import { type FileStat, overviewText } from './parse-numstat.js';
 import { keyOf } from './read-cursor.js';
 import type { Repository } from './repository.js';
@@ -72,19 +73,31 @@ export interface DiffSpec {
   command: readonly string[];
   /** Resolved commit SHAs, passed after `--end-of-options`. */
   revisions: readonly string[];
-  /** Text before the overview on the first page (git_show's commit). */
-  header?: string;
+  /**
+   * git_show: the commit, printed by the first page's run ahead of its patch, and shown (and
+   * returned) before the overview. Later pages show the patch alone.
+   */
+  commit?: boolean;
 }
 
 /** Room kept for the title, notices and cursor around a page's diff. */
 const RESERVE = 1024;
 
-/** Runs one page of a diff tool: one git run, whose output gives the overview too on the first page. */
+/**
+ * Runs one page of a diff tool: one git run, whose output gives the overview too on the first page,
+ * and git_show's commit.
+ */
 export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, spec: DiffSpec) {
   const specs = args.paths?.length ? await pathspecs(repo, await call.roots(), args.paths) : [];
   const limit = call.app.outputLimitBytes;
   let files: FileStat[] | undefined;
   let lead = '';
+  let commit: { read?: Commit; header?: string } | undefined;
+  const readCommit = (preamble: string | undefined) => {
+    if (commit || preamble === undefined) return;
+    const read = parseLog(preamble, Math.floor(limit / 4))[0];
+    commit = read ? { read, header: commitText(read) } : {};
+  };
   const reading = outputProgress(call.progress, PATCH_FILES);
   reading.start('Reading the diff');
   const page = await diffPage({
@@ -96,12 +109,14 @@ export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, s
     list: spec.tool,
     key: keyOf(spec.tool, repo.top, spec.revisions, args.context_lines, specs),
     cursor: args.cursor,
-    pageBytes: (all) => {
+    ...(spec.commit ? { preamble: { format: COMMIT_FORMAT, fields: LOG_RECORD_FIELDS } } : {}),
+    pageBytes: (all, preamble) => {
       // The first page: room for the commit (git_show) and the overview comes off the page.
       if (all) {
+        readCommit(preamble);
         const overview = all.length > 0 ? overviewText(all, Math.floor(limit / 4)) : undefined;
         files = overview?.shown ?? [];
-        lead = [spec.header, overview?.text].filter(Boolean).join('\n\n');
+        lead = [commit?.header, overview?.text].filter(Boolean).join('\n\n');
       }
       const room = limit - RESERVE - utf8ByteLength(lead);
       return Math.max(1024, Math.min(args.max_bytes ?? room, room));
@@ -110,9 +125,13 @@ export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, s
     onOutput: reading.onOutput,
   });
   reading.finish();
+  // A commit that changes nothing (for these paths) leaves no page to make room on.
+  readCommit(page.preamble);
+  const shownCommit = commit?.read ? { commit: commit.read } : {};
+  const header = commit?.header;
   if (page.files && page.files.length === 0 && page.text === '') {
-    const text = spec.header ? `${spec.title}:\n${spec.header}\n\n${spec.empty}` : spec.empty;
-    return { text, structured: { files: [], page: 1 } };
+    const text = header ? `${spec.title}:\n${header}\n\n${spec.empty}` : spec.empty;
+    return { text, structured: { files: [], page: 1 }, ...shownCommit };
   }
   const parts = [page.page === 1 ? `${spec.title}:` : `${spec.title}, page ${page.page}:`];
   if (lead) parts.push(lead, '');
@@ -134,5 +153,6 @@ export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, s
       page: page.page,
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     },
+    ...shownCommit,
   };
 }

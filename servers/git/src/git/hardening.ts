@@ -34,6 +34,8 @@ export const HARDENED_CONFIG: readonly string[] = [
   'diff.ignoreSubmodules=dirty', // no status or diff inside a submodule, whose own filters could run
   'log.mailmap=false', // a mailmap file can be any file on the host
   'mailmap.file=/dev/null',
+  // A file anywhere on the host, read whole by status, diff and show: a FIFO there hangs git.
+  'diff.orderFile=/dev/null',
 ];
 
 /** Flags for every command that prints a diff: textconv still ran on `log -p`, `show` and `blame` with the above. */

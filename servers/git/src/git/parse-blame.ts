@@ -1,7 +1,9 @@
 /**
- * `git blame --porcelain`: each line of the file after a header naming its commit, the commit's
- * details given once, the first time it appears. File content only ever follows a TAB, so a line
- * of the file cannot pass for a header. The text form groups runs of lines from one commit.
+ * The two machine forms of `git blame`. `--porcelain`: each line of the file after a header naming
+ * its commit, the commit's details given once, the first time it appears. File content only ever
+ * follows a TAB, so a line of the file cannot pass for a header. `--incremental`: the same headers
+ * and details, one record per range of lines (in the order blame settles them, not the file's),
+ * and no file content at all. The text form groups runs of lines from one commit.
  */
 
 /** One line of a blamed file. */
@@ -23,6 +25,9 @@ interface CommitInfo {
   tz: string;
   summary: string;
 }
+
+/** The commit that last changed one line, without the line's text. */
+export type Attribution = Omit<BlameLine, 'line' | 'text'>;
 
 const HEADER = /^([0-9a-f]{40,64}) \d+ (\d+)(?: \d+)?$/;
 
@@ -59,16 +64,63 @@ export function parseBlame(out: string): BlameLine[] {
       current = { sha, line: Number(header[2]), info };
       continue;
     }
-    if (!current) continue;
-    const space = row.indexOf(' ');
-    const key = space === -1 ? row : row.slice(0, space);
-    const value = space === -1 ? '' : row.slice(space + 1);
-    if (key === 'author') current.info.author = value;
-    else if (key === 'author-time') current.info.time = Number(value) || 0;
-    else if (key === 'author-tz') current.info.tz = value;
-    else if (key === 'summary') current.info.summary = value;
+    if (current) readDetail(current.info, row);
   }
   return lines;
+}
+
+/** A record's header in `--incremental`: commit, line in it, line in the file, number of lines. */
+export const RANGE = /^([0-9a-f]{40,64}) \d+ (\d+) (\d+)$/;
+
+/**
+ * Parses `--incremental` output: the commit of each line it names, indexed by line number (from
+ * 1; lines it does not name are holes). A record counts once its closing `filename` row has come,
+ * so a record cut short (bounded output) names no line with half its commit's details.
+ */
+export function parseIncremental(out: string): Attribution[] {
+  const commits = new Map<string, CommitInfo>();
+  const dates = new Map<string, Attribution>();
+  const lines: Attribution[] = [];
+  let open: { sha: string; first: number; count: number; info: CommitInfo } | undefined;
+  for (const row of out.split('\n')) {
+    const header = RANGE.exec(row);
+    if (header) {
+      const sha = header[1] ?? '';
+      let info = commits.get(sha);
+      if (!info) {
+        info = { author: '', time: 0, tz: '+0000', summary: '' };
+        commits.set(sha, info);
+      }
+      open = { sha, first: Number(header[2]), count: Number(header[3]), info };
+      continue;
+    }
+    if (!open) continue;
+    if (!row.startsWith('filename ')) {
+      readDetail(open.info, row);
+      continue;
+    }
+    // One object per commit, shared by its lines: the date is worked out once.
+    const { sha, first, count, info } = open;
+    let attribution = dates.get(sha);
+    if (!attribution) {
+      attribution = { sha, author: info.author, date: isoDate(info.time, info.tz), summary: info.summary };
+      dates.set(sha, attribution);
+    }
+    for (let line = first; line < first + count; line++) lines[line] = attribution;
+    open = undefined;
+  }
+  return lines;
+}
+
+/** One `key value` row of a commit's details, kept when it is one the result shows. */
+function readDetail(info: CommitInfo, row: string): void {
+  const space = row.indexOf(' ');
+  const key = space === -1 ? row : row.slice(0, space);
+  const value = space === -1 ? '' : row.slice(space + 1);
+  if (key === 'author') info.author = value;
+  else if (key === 'author-time') info.time = Number(value) || 0;
+  else if (key === 'author-tz') info.tz = value;
+  else if (key === 'summary') info.summary = value;
 }
 
 /** Unix seconds and a `+hhmm` offset as ISO 8601 in that offset: `2026-01-01T01:00:00+01:00`. */

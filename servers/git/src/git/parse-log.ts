@@ -15,6 +15,12 @@ export const LOG_RECORD_FIELDS = COMMIT_FIELDS.length;
 /** The `--format` of {@link parseLog}; use it with `-z`. */
 export const LOG_FORMAT = `--format=tformat:${COMMIT_FIELDS.join('%x00')}`;
 
+/**
+ * One commit's fields for {@link parseLog} without `-z`, each ended by a NUL: the form for a
+ * `format:` that other output follows (git_show's patch), where the last NUL ends the commit.
+ */
+export const COMMIT_FORMAT = `${COMMIT_FIELDS.join('%x00')}%x00`;
+
 const HASH = /^[0-9a-f]{40,64}$/;
 
 /** Characters of a message body kept by the log (git_show shows the whole message). */

@@ -5,15 +5,14 @@
  * the path is checked like a pathspec and given after `--`; the ref is resolved to its SHA (blame
  * on git 2.39 does not take `--end-of-options`, so only a SHA may stand where the revision goes).
  * A file whose blame is larger than one result is paged by line: the result names the start_line
- * to continue from.
+ * to continue from. Progress counts the lines git has settled so far (see `blame-run.ts`).
  */
 import { UserError } from '@mcpkit/core/errors';
 import { utf8ByteLength } from '@mcpkit/core/limits';
 import * as z from 'zod';
 import { defineTool, repoPathArg, repositoryOf } from '../context.js';
-import { GitFailed, gitError } from '../git/errors.js';
-import { type BlameLine, blameText, parseBlame } from '../git/parse-blame.js';
-import { READ_TIMEOUT_MS } from '../git/repository.js';
+import { blame } from '../git/blame-run.js';
+import { type BlameLine, blameText } from '../git/parse-blame.js';
 import { pathspecs, resolveCommit, shown } from '../git/values.js';
 
 const Line = z.object({
@@ -24,9 +23,6 @@ const Line = z.object({
   summary: z.string(),
   text: z.string(),
 });
-
-/** Porcelain output read for one call at most: many times what one result shows. */
-const MAX_BLAME_READ = 64 * 1024 * 1024;
 
 /** Blame of one file, line by line, grouped by commit in the text. */
 export const gitBlame = defineTool({
@@ -61,29 +57,23 @@ export const gitBlame = defineTool({
       );
     }
     const sha = ref ? await resolveCommit(repo, 'ref', ref, call.signal) : undefined;
-    // --no-ignore-revs-file: blame.ignoreRevsFile in the repository's configuration names a file
-    // anywhere, and git's complaint about it quotes its first line ("invalid object name: …").
-    const argv = ['blame', '--porcelain', '--no-textconv', '--no-ignore-revs-file'];
-    if (start_line !== undefined || end_line !== undefined)
-      argv.push('-L', `${start_line ?? 1},${end_line ?? ''}`);
-    argv.push(...(sha ? [sha] : []), '--', file);
-    call.progress.report(0, { total: 1, message: `Blaming ${shown(file)}` });
-    const out = await repo.runRaw(argv, {
+    const { lines: all, truncated } = await blame({
+      repo,
+      file,
+      spec,
+      sha,
+      start: start_line,
+      end: end_line,
+      name: shown(file),
+      progress: call.progress,
       signal: call.signal,
-      maxOutputBytes: MAX_BLAME_READ,
-      timeoutMs: READ_TIMEOUT_MS,
     });
-    if (!out.truncated && out.code !== 0) {
-      throw gitError('git blame', new GitFailed('blame', out), [[repo.top, '.']]);
-    }
-    const all = parseBlame(out.stdout);
     call.log.info(
-      `git_blame: ${all.length} ${all.length === 1 ? 'line' : 'lines'} of ${shown(file)}${out.truncated ? ', cut at the read limit' : ''}`,
+      `git_blame: ${all.length} ${all.length === 1 ? 'line' : 'lines'} of ${shown(file)}${truncated ? ', cut at the read limit' : ''}`,
     );
     const lines = fit(all.slice(0, call.app.resultPageSize), call.app.outputLimitBytes - 1024);
     const last = lines.at(-1);
-    const more = last !== undefined && (lines.length < all.length || out.truncated);
-    call.progress.report(1, { total: 1 });
+    const more = last !== undefined && (lines.length < all.length || truncated);
     const at = ref ? ` at ${shown(ref)}` : '';
     const text = [`Blame of ${shown(file)}${at}:`, ...blameText(lines)];
     if (lines.length === 0) text.push('(the file is empty)');

@@ -7,8 +7,7 @@
 import * as z from 'zod';
 import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { diffArgs, diffOutput, runDiff } from '../git/diff-run.js';
-import { gitError } from '../git/errors.js';
-import { CommitSchema, commitText, LOG_FORMAT, parseLog } from '../git/parse-log.js';
+import { CommitSchema } from '../git/parse-log.js';
 import { resolveCommit, shown } from '../git/values.js';
 
 /** `git show <sha>`: the commit, then its diff against its first parent (or everything, for a root). */
@@ -29,31 +28,16 @@ export const gitShow = defineTool({
   async run({ repo_path, revision, ...args }, call) {
     const repo = await repositoryOf(call, repo_path);
     const sha = await resolveCommit(repo, 'revision', revision, call.signal);
-    let commit: z.infer<typeof CommitSchema> | undefined;
-    if (!args.cursor) {
-      const argv = [
-        'log',
-        '-1',
-        '-z',
-        '--no-color',
-        '--encoding=UTF-8',
-        LOG_FORMAT,
-        '--end-of-options',
-        sha,
-        '--',
-      ];
-      const out = await repo.run(argv, { signal: call.signal }).catch((error: unknown) => {
-        throw gitError('git show', error, [[repo.top, '.']]);
-      });
-      commit = parseLog(out.stdout, Math.floor(call.app.outputLimitBytes / 4))[0];
-    }
-    const result = await runDiff(call, repo, args, {
+    // One run: the first page's `git show` prints the commit ahead of its patch (see `diff-pages.ts`).
+    // `--sparse`: with paths the commit does not touch, git would otherwise print nothing at all,
+    // not even the commit; it keeps the commit and leaves the patch empty.
+    const { commit, ...result } = await runDiff(call, repo, args, {
       tool: 'git_show',
       title: `Revision ${shown(revision)}`,
       empty: 'The commit changes no file.',
-      command: ['show', '--format=', '--root', '--diff-merges=first-parent'],
+      command: ['show', '--format=', '--encoding=UTF-8', '--sparse', '--root', '--diff-merges=first-parent'],
       revisions: [sha],
-      ...(commit ? { header: commitText(commit) } : {}),
+      commit: true,
     });
     return { text: result.text, structured: { ...result.structured, ...(commit ? { commit } : {}) } };
   },
