@@ -256,4 +256,24 @@ describe('QueryRunner, write mode', () => {
       rw.close();
     }
   });
+
+  it('removes a journal whose header was never written (killed before its first sync)', async () => {
+    const journal = `${opened.fixture.main}-journal`;
+    const rw = openDatabase(opened.fixture.main, { write: true });
+    const before = sha256(opened.fixture.main);
+    try {
+      // SQLite writes the magic number last: zeros there mean nothing was ever ready to roll back.
+      writeFileSync(journal, Buffer.alloc(4096));
+      const tidy = new QueryRunner(rw);
+      try {
+        await tidy.run('SELECT 1', { expect: 'read' });
+      } finally {
+        await tidy.close();
+      }
+      expect(existsSync(journal)).toBe(false);
+      expect(sha256(opened.fixture.main)).toBe(before);
+    } finally {
+      rw.close();
+    }
+  });
 });

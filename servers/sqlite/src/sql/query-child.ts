@@ -13,7 +13,7 @@
  * and its siblings that do the same.
  */
 
-import { statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { type Connection, connect } from './connect.js';
 import type { ChildMessage, ChildResult, ParentMessage, RunMessage } from './query-protocol.js';
 import { readRows } from './row-reader.js';
@@ -33,22 +33,44 @@ function sizeOf(file: string): number | undefined {
 }
 
 /**
- * Removes an empty rollback journal that a killed query process left behind. SQLite rolls back a
- * journal with content (a hot journal) when the file is next read, but an empty one, made by a
- * process killed between creating its journal and writing the header, holds nothing to roll back
- * and is left in the folder. It is removed only under a RESERVED lock: then no other connection is
- * writing, so the empty journal can belong to nobody. When another writer holds the lock, it stays.
+ * True when the rollback journal at `journal` holds nothing to roll back: it is empty, or its
+ * header's magic number is still zeros. SQLite writes the magic only once the journal's content is
+ * synced, so a process killed before that leaves a journal SQLite itself ignores (not "hot") and
+ * never removes. Anything else, including a journal that cannot be read, is left alone.
+ */
+function holdsNothing(journal: string): boolean {
+  const size = sizeOf(journal);
+  if (size === undefined) return false;
+  if (size === 0) return true;
+  let fd: number | undefined;
+  try {
+    fd = openSync(journal, 'r');
+    const magic = Buffer.alloc(8);
+    return readSync(fd, magic, 0, 8, 0) === 8 && magic.every((byte) => byte === 0);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Removes a rollback journal that a killed query process left behind with nothing in it to roll
+ * back (see {@link holdsNothing}). SQLite rolls back a journal with content (a hot journal) when the
+ * file is next read, but one made by a process killed before its first sync is ignored and stays in
+ * the folder. It is removed only under a RESERVED lock: then no other connection is writing, so the
+ * journal can belong to nobody. When another writer holds the lock, it stays.
  */
 function dropEmptyJournal(open: Connection, path: string): void {
   const journal = `${path}-journal`;
-  if (sizeOf(journal) !== 0) return;
+  if (!holdsNothing(journal)) return;
   try {
     open.exec('BEGIN IMMEDIATE');
   } catch {
     return;
   }
   try {
-    if (sizeOf(journal) === 0) unlinkSync(journal);
+    if (holdsNothing(journal)) unlinkSync(journal);
   } finally {
     open.exec('ROLLBACK');
   }
