@@ -27,7 +27,17 @@ describe.each(ERAS)('managing files, %s era', (era) => {
       expect(text).toContain('isFile: true');
       const d = await s.callTool('get_file_info', { path: 'dir' });
       expect(d.structuredContent).toMatchObject({ type: 'directory' });
-      expectError(await s.callTool('get_file_info', { path: 'nope' }), m.w);
+      // A sentence about the path, not "internal error": resolving lets a missing path through.
+      expectError(
+        await s.callTool('get_file_info', { path: 'nope' }),
+        m.w,
+        /nope" does not exist; check the path\.$/,
+      );
+      expectError(
+        await s.callTool('get_file_info', { path: 'dir/missing/deeper.txt' }),
+        m.w,
+        /deeper\.txt" does not exist; check the path\.$/,
+      );
       expectError(await s.callTool('get_file_info', { path: '../outside/secret.txt' }), m.w, /outside/);
       const tool = (await s.client.listTools()).tools.find((t) => t.name === 'get_file_info');
       expect(tool?.outputSchema).toBeDefined();

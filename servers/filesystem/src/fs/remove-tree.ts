@@ -1,7 +1,10 @@
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { type FileHandle, lstat, open, readdir, rmdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
 import { hasProcFd, type PinnedDir } from './pinned.js';
+import { TreeGuard } from './tree-guard.js';
 
 const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
@@ -12,7 +15,11 @@ function codeOf(error: unknown): string | undefined {
 
 /** Options of {@link removeTree}. */
 export interface RemoveTreeOptions {
+  /** The guard the caller made for this tree (to count it first); default a new one for a delete. */
+  guard?: TreeGuard;
+  /** Without `guard`: the call's signal, and the entry's safe name for messages (default its name). */
   signal?: AbortSignal | undefined;
+  display?: string;
   /** Succeed when the entry is already gone (cleaning up a temporary entry). */
   force?: boolean;
 }
@@ -25,6 +32,10 @@ export interface RemoveTreeOptions {
  * unlinked as a link, never followed out of the roots. Where `/proc/self/fd` is missing, paths are
  * used and that race stays open.
  *
+ * It never crosses onto another mount (see {@link TreeGuard}): in each directory, every
+ * subdirectory is checked before any entry there is removed, so a mount point stops the removal
+ * with the directory that holds it still whole. Entries that vanish meanwhile are taken as removed.
+ *
  * @example
  * ```ts
  * await withParentDir(entry.real, entry.display, (dir, name) => removeTree(dir, name));
@@ -35,22 +46,41 @@ export async function removeTree(
   name: string,
   options: RemoveTreeOptions = {},
 ): Promise<void> {
+  const real = join(dir.real, name);
+  const guard =
+    options.guard ??
+    (await TreeGuard.open(
+      { real, display: options.display ?? name },
+      { signal: options.signal, action: 'delete' },
+    ));
   try {
-    await removeEntry(dir.entry(name), options.signal);
+    await removeEntry(dir.entry(name), real, '', guard);
   } catch (error) {
     if (options.force && codeOf(error) === 'ENOENT') return;
     throw error;
   }
 }
 
-async function removeEntry(path: string, signal: AbortSignal | undefined): Promise<void> {
-  throwIfAborted(signal);
+/** Removes the entry at `path` (its real path `real`, `relative` from the top), whatever it is. */
+async function removeEntry(path: string, real: string, relative: string, guard: TreeGuard): Promise<void> {
+  await guard.enter(real, relative);
   const stats = await lstat(path);
-  throwIfAborted(signal);
+  throwIfAborted(guard.signal);
   if (!stats.isDirectory()) {
     await unlink(path);
+    guard.changed = true;
     return;
   }
+  guard.checkDirectory(stats, real, relative);
+  await removeDirectory(path, real, relative, guard);
+}
+
+async function removeDirectory(
+  path: string,
+  real: string,
+  relative: string,
+  guard: TreeGuard,
+): Promise<void> {
   let handle: FileHandle | undefined;
   if (hasProcFd()) {
     try {
@@ -60,6 +90,7 @@ async function removeEntry(path: string, signal: AbortSignal | undefined): Promi
       // Replaced by a link (or a file) since the lstat: remove that entry itself, never what it points to.
       if (code === 'ELOOP' || code === 'ENOTDIR') {
         await unlink(path);
+        guard.changed = true;
         return;
       }
       throw error;
@@ -67,12 +98,72 @@ async function removeEntry(path: string, signal: AbortSignal | undefined): Promi
   }
   try {
     const inside = handle ? `/proc/self/fd/${handle.fd}` : path;
-    for (const child of await readdir(inside)) {
-      await removeEntry(`${inside}/${child}`, signal);
+    const entries = await readdir(inside, { withFileTypes: true });
+    const child = (entry: Dirent) => ({
+      path: `${inside}/${entry.name}`,
+      real: `${real}/${entry.name}`,
+      relative: relative === '' ? entry.name : `${relative}/${entry.name}`,
+    });
+    // Every subdirectory is looked at before anything here is removed.
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const sub = child(entry);
+      await guard.enter(sub.real, sub.relative);
+      const stats = await lstatIfAny(sub.path);
+      if (stats?.isDirectory()) guard.checkDirectory(stats, sub.real, sub.relative);
+      guard.step();
+    }
+    for (const entry of entries) {
+      const sub = child(entry);
+      if (entry.isDirectory()) await ignoreGone(removeEntry(sub.path, sub.real, sub.relative, guard));
+      else await removeFile(sub.path, sub.real, sub.relative, guard);
+      guard.step();
     }
   } finally {
     await handle?.close();
   }
-  throwIfAborted(signal);
-  await rmdir(path);
+  throwIfAborted(guard.signal);
+  try {
+    await rmdir(path);
+  } catch (error) {
+    // Only the top can be a mount point here (one below stops the walk): emptied, it stays.
+    if (codeOf(error) !== 'EBUSY') throw error;
+    throw new UserError(
+      `Deleted everything in "${guard.display(relative)}" but not the directory itself: it is a mount point, which stays until it is unmounted.`,
+    );
+  }
+  guard.changed = true;
+}
+
+/** Unlinks what the listing said is not a directory; one that has become a directory is removed as one. */
+async function removeFile(path: string, real: string, relative: string, guard: TreeGuard): Promise<void> {
+  throwIfAborted(guard.signal);
+  try {
+    await unlink(path);
+    guard.changed = true;
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === 'ENOENT') return;
+    // Linux says EISDIR, macOS EPERM: look again, and let a real permission error stand.
+    if (code !== 'EISDIR' && code !== 'EPERM') throw error;
+    await ignoreGone(removeEntry(path, real, relative, guard));
+  }
+}
+
+async function lstatIfAny(path: string) {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** An entry below the top that vanished while the tree was removed is as good as removed. */
+async function ignoreGone(work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    if (codeOf(error) !== 'ENOENT') throw error;
+  }
 }

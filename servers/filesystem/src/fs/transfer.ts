@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { cp, open, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { open, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { throwIfAborted } from '@mcpkit/core/progress';
+import { stallScopeOf } from '@mcpkit/core/roots';
 import { KEPT_MODE_BITS } from './atomic-write.js';
+import { CREATE_FLAGS, copyBytes, copyTree } from './copy-tree.js';
 import { assertSameEntry, type PinnedDir, withParentDir } from './pinned.js';
 import { removeTree } from './remove-tree.js';
 import { openRegularFile } from './safe-open.js';
-
-const CHUNK = 256 * 1024;
-const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+import { TreeGuard } from './tree-guard.js';
 
 /** A random name for a temporary sibling of `name`: unpredictable, so nothing can be planted there first. */
 function tempName(name: string): string {
@@ -58,17 +58,12 @@ async function copyInto(
     const mode = (options.mode ?? (await input.stat()).mode) & KEPT_MODE_BITS;
     const temp = dir.entry(tempName(name));
     const output = await open(temp, CREATE_FLAGS, mode);
-    let copied = 0;
+    // Each chunk copied is progress: a big file on a slow mount is not taken for a stalled one.
+    const scope = stallScopeOf(options.signal);
+    let copied: number;
     try {
       try {
-        const buffer = Buffer.alloc(CHUNK);
-        for (;;) {
-          throwIfAborted(options.signal);
-          const { bytesRead } = await input.read(buffer, 0, CHUNK, copied);
-          if (bytesRead === 0) break;
-          await output.write(buffer, 0, bytesRead);
-          copied += bytesRead;
-        }
+        copied = await copyBytes(input, output, options.signal, () => scope?.alive());
         await output.chmod(mode);
         await output.sync();
       } finally {
@@ -91,7 +86,9 @@ async function copyInto(
  * the two places are on different file systems (EXDEV) by copying it next to the target under a
  * temporary name, renaming that into place, then removing the source. Links inside a moved tree are
  * copied as links, never followed. Both directories are pinned first, so neither can be swapped for
- * a link to somewhere else between the check and the move.
+ * a link to somewhere else between the check and the move. A tree copied across file systems
+ * never carries a mount point along (the move is refused before anything changes), and one that
+ * reaches a slow mount below the source joins the call's deadline (see `tree-guard.ts`).
  */
 export async function moveEntry(
   source: { real: string; display: string; stats: Stats },
@@ -124,26 +121,26 @@ async function moveBetween(
   }
   const tempBase = tempName(targetName);
   const temp = to.entry(tempBase);
+  let guard: TreeGuard | undefined;
   try {
     if (source.stats.isSymbolicLink()) {
       await symlink(await readlink(sourcePath), temp);
     } else if (source.stats.isDirectory()) {
-      await cp(sourcePath, temp, {
-        recursive: true,
-        errorOnExist: true,
-        force: false,
-        verbatimSymlinks: true,
-        preserveTimestamps: true,
-      });
+      guard = await TreeGuard.open(source, { signal, action: 'move', dev: source.stats.dev });
+      guard.refuseListedMounts();
+      await copyTree(from, sourceName, to, tempBase, guard);
     } else {
       await copyInto(source, to, tempBase, { mode: source.stats.mode, ...(signal ? { signal } : {}) });
     }
     throwIfAborted(signal);
     await rename(temp, to.entry(targetName));
   } catch (error) {
-    await removeTree(to, tempBase, { force: true });
+    // What failed is what the caller hears, not a failure to clean up after it.
+    await removeTree(to, tempBase, { force: true }).catch(() => {});
     throw error;
   }
-  if (source.stats.isDirectory()) await removeTree(from, sourceName, { signal });
-  else await unlink(sourcePath);
+  if (!guard) return unlink(sourcePath);
+  // The copy is in place: a stop from here on leaves both, and says so.
+  guard.changed = true;
+  await removeTree(from, sourceName, { guard });
 }

@@ -6,8 +6,9 @@ import { defineTool } from '../context.js';
 import { countEntries } from '../fs/count-entries.js';
 import { resolveEntry } from '../fs/entry.js';
 import { askName } from '../fs/paths.js';
-import { assertSameEntry, PinnedDir, withParentDir } from '../fs/pinned.js';
+import { assertSameEntry, withParentDir } from '../fs/pinned.js';
 import { removeTree } from '../fs/remove-tree.js';
+import { TreeGuard } from '../fs/tree-guard.js';
 
 // Counting a bigger tree would keep the user waiting for the question; past this it says "more than".
 const COUNT_CAP = 100_000;
@@ -23,6 +24,12 @@ function entriesPhrase(count: number): string {
  * how many entries will go. The parent directory is pinned and the entry confirmed to be the one
  * checked, and a tree is removed without ever following a link (see `remove-tree.ts`), so a
  * directory swapped for a link meanwhile cannot turn the delete against something outside.
+ *
+ * A recursive delete never crosses onto another mount (`rm -r --one-file-system`, and bind mounts
+ * too; see `tree-guard.ts`). A mount point below is refused before the question, so nothing is
+ * deleted: at once where the mount table shows it (Linux), else when the count meets it, which
+ * covers every tree up to the count's cap. Beyond the cap, or for a mount made after the count,
+ * the removal itself stops there, each directory checked before any entry in it goes.
  */
 export const deleteFile = defineTool({
   name: 'delete_file',
@@ -50,13 +57,13 @@ export const deleteFile = defineTool({
           `"${entry.display}" is a directory; pass recursive: true to delete it with everything in it.`,
         );
       }
-      const pinned = await PinnedDir.open(entry.real, entry.display);
-      let count: number;
-      try {
-        count = await countEntries(pinned.path, COUNT_CAP, call.signal);
-      } finally {
-        await pinned.close();
-      }
+      const guard = await TreeGuard.open(entry, {
+        signal: call.signal,
+        action: 'delete',
+        dev: entry.stats.dev,
+      });
+      guard.refuseListedMounts();
+      const count = await countEntries(entry.real, COUNT_CAP, guard);
       const what = entriesPhrase(count);
       const question = `Delete the directory ${name} and the ${what} in it?`;
       if (!confirm(call.flow, { message: question, explicit: args.confirm })) {
@@ -64,7 +71,7 @@ export const deleteFile = defineTool({
       }
       await withParentDir(entry.real, entry.display, async (dir, base) => {
         await assertSameEntry(dir.entry(base), entry.stats, entry.display);
-        await removeTree(dir, base, { signal: call.signal });
+        await removeTree(dir, base, { guard });
       });
       return { text: `Deleted the directory ${name} and the ${what} in it.` };
     }

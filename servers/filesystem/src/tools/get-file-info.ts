@@ -1,5 +1,6 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
+import { UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
 import { escapeName } from '../fs/display.js';
@@ -35,7 +36,13 @@ export const getFileInfo = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run({ path }, call) {
     const target = await resolveArg(call, path);
-    const stats = await lstat(target.real);
+    const stats = await lstat(target.real).catch((error: NodeJS.ErrnoException) => {
+      // The path may name nothing yet (resolving allows that, for writers): say so, not "internal error".
+      if (error.code === 'ENOENT') throw new UserError(`"${target.display}" does not exist; check the path.`);
+      if (error.code === 'EACCES' || error.code === 'EPERM')
+        throw new UserError(`"${target.display}" cannot be described: permission denied.`);
+      throw error;
+    });
     const info: Info = {
       // The caller's words: the real path behind a link is a host path the caller never sent.
       path,
