@@ -1,139 +1,32 @@
 /**
- * A real stalled FUSE mount never stalls the server. `fixtures/stall-fs.py` mirrors a directory
- * through FUSE and, while a control file exists, lets every request wait in the kernel as a dead
- * network mount does, each one holding the libuv thread that sent it. The server must find the
- * mount slow from the mount table alone, end each call on it with one sentence, keep enough
- * threads free that a call on the local root still answers while more calls are stuck than libuv
- * has threads, and read the mount again once it answers.
+ * A real stalled FUSE mount never stalls the server. The mount (`stall-fuse-kit.ts`) lets every
+ * request wait in the kernel as a dead network mount does, each one holding the libuv thread that
+ * sent it. The server must find the mount slow from the mount table alone, end each call on it
+ * with one sentence, keep enough threads free that a call on the local root still answers while
+ * more calls are stuck than libuv has threads, and read the mount again once it answers.
  *
- * Needs Linux, /dev/fuse, the right to mount (root here), Python 3 with fusepy, and a way to
- * unmount; without them it is skipped, saying why.
+ * Skipped, saying why, where the machine cannot mount it (see the kit).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseMountInfo, RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
+import { RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
 import { connect, textOf } from '@mcpkit/core/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createFilesystemApp } from '../src/server.js';
+import { type Fuse, mountStallFs, mountType, teardown } from './stall-fuse-kit.js';
 
-const SCRIPT = fileURLToPath(new URL('./fixtures/stall-fs.py', import.meta.url));
 const ERAS = ['legacy', 'modern'] as const;
 const TIMEOUT_MS = 500;
 const STALLED = new RegExp(
   `^"mnt[^"]*" (did not answer|could not be reached) within ${String(TIMEOUT_MS / 1000).replace('.', '\\.')} s: `,
 );
-/** Generous: a loaded machine may take a while to start Python and mount. */
-const MOUNT_WAIT_MS = 15_000;
 /**
  * How long the daemon holds a request before it fails it. It bounds the test if the local call
  * never gets a thread (it then answers only once the daemon lets go), so it is well short of the
  * test timeout, and far longer than any stall here lasts, even on a loaded machine.
  */
 const DAEMON_GIVE_UP_S = 10;
-
-/** A Python that has fusepy: Debian's first (it sees dist-packages), then whatever is on PATH. */
-function findPython(): string | undefined {
-  const probe = 'try:\n import fusepy\nexcept ImportError:\n import fuse';
-  return ['/usr/bin/python3', 'python3'].find((cmd) => spawnSync(cmd, ['-c', probe]).status === 0);
-}
-
-/** A command that lazily detaches a mount point given as its last argument. */
-function findUnmount(): string[] | undefined {
-  const tools = [
-    ['fusermount3', '-u', '-z'],
-    ['fusermount', '-u', '-z'],
-    ['umount', '-l'],
-  ];
-  return tools.find(([cmd]) => spawnSync(cmd as string, ['-V']).status === 0);
-}
-
-/** The type the mount table gives `dir`, if something is mounted there. */
-function mountType(dir: string): string | undefined {
-  return parseMountInfo(readFileSync('/proc/self/mountinfo', 'utf8')).findLast((m) => m.path === dir)?.type;
-}
-
-interface Fuse {
-  base: string;
-  local: string;
-  mnt: string;
-  control: string;
-  daemon: ChildProcess;
-  /** Hears each line the daemon prints: `held getattr /notes.txt`, `gave up getattr /notes.txt`. */
-  onLine: (line: string) => void;
-  unmount: string[];
-}
-
-/** Stops the stall, kills the daemon (its pending requests then fail) and detaches the mount. */
-function teardown(fuse: Fuse): void {
-  rmSync(fuse.control, { force: true });
-  if (fuse.daemon.exitCode === null && fuse.daemon.signalCode === null) fuse.daemon.kill('SIGKILL');
-  if (mountType(fuse.mnt) !== undefined) {
-    const [cmd, ...args] = fuse.unmount;
-    spawnSync(cmd as string, [...args, fuse.mnt]);
-  }
-  // Never recurse into a mount that is somehow still there.
-  if (mountType(fuse.mnt) === undefined) rmSync(fuse.base, { recursive: true, force: true });
-}
-
-/** Mounts the stalling file system over a small tree, or says why it cannot. */
-async function mountStallFs(): Promise<Fuse | string> {
-  if (process.platform !== 'linux') return 'FUSE mounts are tested on Linux only';
-  if (!existsSync('/dev/fuse')) return 'this machine has no /dev/fuse';
-  const python = findPython();
-  if (!python) return 'no python3 with fusepy (apt-get install python3-fusepy)';
-  const unmount = findUnmount();
-  if (!unmount) return 'neither fusermount3, fusermount nor umount is available';
-
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mcpkit-fuse-')));
-  const [local, backing, mnt] = ['local', 'backing', 'mnt'].map((name) => join(base, name)) as [
-    string,
-    string,
-    string,
-  ];
-  for (const dir of [local, join(backing, 'docs'), mnt]) mkdirSync(dir, { recursive: true });
-  for (const name of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(local, name), `local ${name}\n`);
-  writeFileSync(join(backing, 'notes.txt'), 'on the fuse mount\n');
-  writeFileSync(join(backing, 'docs', 'more.txt'), 'more\n');
-
-  const control = join(base, 'stall');
-  const daemon = spawn(python, [SCRIPT, backing, mnt, control, String(DAEMON_GIVE_UP_S)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const fuse: Fuse = { base, local, mnt, control, daemon, onLine: () => {}, unmount };
-  let errors = '';
-  let partial = '';
-  daemon.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) fuse.onLine(line);
-  });
-  daemon.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    errors += chunk;
-  });
-  // The last resort if the worker exits without running its hooks.
-  process.once('exit', () => teardown(fuse));
-
-  for (let waited = 0; waited < MOUNT_WAIT_MS; waited += 50) {
-    if (mountType(mnt) !== undefined) return fuse;
-    if (daemon.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  teardown(fuse);
-  const said = errors.trim().split('\n').pop();
-  return `the FUSE mount did not come up${said ? ` (${said})` : ''}`;
-}
 
 /** The order things happen in, and a way to wait for what has to come. */
 function timeline() {
@@ -152,7 +45,7 @@ function timeline() {
 }
 const count = (events: string[], event: string) => events.filter((e) => e === event).length;
 
-const mounted = await mountStallFs();
+const mounted = await mountStallFs(DAEMON_GIVE_UP_S);
 const skip = typeof mounted === 'string' ? mounted : false;
 if (skip) console.log(`stall-fuse: skipped, ${skip}.`);
 

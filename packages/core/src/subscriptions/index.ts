@@ -4,7 +4,7 @@
  * coalesces bursts, delivers to every client, and stops it on the last. `call.app.hub` announces
  * changes a tool made itself.
  */
-export { watchFile } from './file-watch.js';
+export { type FileWatchOptions, watchFile } from './file-watch.js';
 export type { SubscriptionHub } from './hub.js';
 export { type PollProviderOptions, pollWatch } from './poll.js';
 export type { ListKind, NotificationTarget, WatchFactory, WatchProvider, WatchSource } from './types.js';
