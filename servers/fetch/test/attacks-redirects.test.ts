@@ -87,6 +87,9 @@ describe('attack corpus: redirects', () => {
     const client = testClient({
       dns: { ...dns, 'secure.test': ['127.0.0.1'] },
       allowHosts: ['secure.test', 'site.test'],
+      // A TLS handshake on a loaded 2-core machine can outlast the attack tests' 300 ms limits;
+      // this test is about the redirect, not a deadline.
+      limits: { connectTimeoutMs: 10_000, firstByteTimeoutMs: 10_000, totalTimeoutMs: 20_000 },
     });
     secure.route('/down', redirect(server.url('/plain', 'site.test')));
     const error = await rejection(client.fetch(secure.url('/down', 'secure.test')));
