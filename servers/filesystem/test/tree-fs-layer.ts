@@ -6,7 +6,8 @@
  * the kernel would: a call through a descriptor into a stalled mount waits like any other.
  *
  * - **Stall:** calls under `dir` wait while `stalled`, all of them or only those named in `ops`.
- * - **Another device:** `lstat` of `mounts` answers with a different `dev`, as a mount point would.
+ * - **Another device:** `lstat` and `stat` of `mounts`, and of anything below them, answer with a
+ *   different `dev`, as a mount point and what is on it would.
  * - **Another file system:** `rename` of `crossing` fails with EXDEV, so a move copies.
  * - **Order:** a listing gives the names in `last` after all others, so a test knows what goes first.
  * - **Synchronous calls** that touch a file under `dir` are recorded in `syncCalls`.
@@ -98,6 +99,12 @@ async function gate(layer: TreeLayer, name: string, real: string): Promise<void>
   await new Promise<void>((go) => layer.waiting.push(go));
 }
 
+/** On a made-up mount: a mount point of `mounts`, or anything below one (all on the mounted device). */
+function onMount(layer: TreeLayer, real: string): boolean {
+  for (const mount of layer.mounts) if (real === mount || real.startsWith(`${mount}/`)) return true;
+  return false;
+}
+
 function otherDevice<T extends Fs.Stats>(stats: T): T {
   return Object.assign(Object.create(Object.getPrototypeOf(stats)), stats, { dev: stats.dev + 1 });
 }
@@ -124,7 +131,9 @@ export function treePromises<M extends Record<string, unknown>>(real: M, fs: typ
         throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' });
       }
       const result = await fn(...args);
-      if (name === 'lstat' && layer.mounts.has(path)) return otherDevice(result as Fs.Stats);
+      // A directory held by descriptor is looked at with stat through /proc/self/fd/N.
+      if ((name === 'lstat' || name === 'stat') && onMount(layer, path))
+        return otherDevice(result as Fs.Stats);
       if (name === 'readdir') return lastOf(layer, result);
       return result;
     };

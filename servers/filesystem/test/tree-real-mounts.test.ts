@@ -119,12 +119,12 @@ describe.each(ERAS)('real mounts below a tree, %s era', (era) => {
     expect(await treeHash(w.base)).toBe(before);
   });
 
-  it('deletes inside a mount point named itself, and says the mount point stays', async () => {
+  it('refuses to delete a mount point itself, before asking, and empties nothing', async () => {
     const disk = join(w.allowed, 'disk');
     await tmpfs(disk);
     await mkdir(join(disk, 'sub'));
     await writeFile(join(disk, 'sub', 'x.txt'), 'x');
-    const outside = await treeHash(w.outside);
+    const before = await treeHash(w.base);
     const text = expectError(
       await session.callTool('delete_file', { path: disk, recursive: true }),
       w,
@@ -132,10 +132,31 @@ describe.each(ERAS)('real mounts below a tree, %s era', (era) => {
       [disk],
     );
     expect(text).toBe(
-      'Deleted everything in "allowed/disk" but not the directory itself: it is a mount point, which stays until it is unmounted.',
+      'Nothing was deleted: "allowed/disk" is a mount point, which delete_file does not empty; unmount it first, or delete what is inside it instead.',
     );
-    expect(await readdir(disk)).toEqual([]);
-    expect(await treeHash(w.outside)).toBe(outside);
+    expect(ask.asked).toEqual([]);
+    expect(await treeHash(w.base)).toBe(before);
+  });
+
+  it('refuses to move a mount point itself, which would copy and empty a whole file system', async () => {
+    const disk = join(w.allowed, 'disk');
+    await tmpfs(disk);
+    await writeFile(join(disk, 'data.txt'), 'on the tmpfs');
+    await tmpfs(join(w.allowed, 'fast'));
+    const before = await treeHash(w.base);
+    // Beside it, the rename fails EBUSY; onto another file system, EXDEV, and the copy would begin.
+    for (const destination of [join(w.allowed, 'moved'), join(w.allowed, 'fast', 'moved')]) {
+      const text = expectError(
+        await session.callTool('move_file', { source: disk, destination }),
+        w,
+        undefined,
+        [disk],
+      );
+      expect(text).toBe(
+        'Nothing was moved: "allowed/disk" is a mount point, which a move to another file system does not copy and empty; unmount it first, or move what is inside it instead.',
+      );
+    }
+    expect(await treeHash(w.base)).toBe(before);
   });
 
   it('moves a tree onto another file system with its modes, times, links and contents', async () => {

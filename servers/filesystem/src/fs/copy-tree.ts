@@ -1,21 +1,11 @@
 import { constants, type Stats } from 'node:fs';
-import {
-  chmod,
-  type FileHandle,
-  lstat,
-  lutimes,
-  mkdir,
-  open,
-  readdir,
-  readlink,
-  symlink,
-  utimes,
-} from 'node:fs/promises';
+import { type FileHandle, lstat, lutimes, mkdir, open, readdir, readlink, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
 import { KEPT_MODE_BITS } from './atomic-write.js';
 import { changedError, type PinnedDir } from './pinned.js';
+import { codeOf, confirmByPath, confirmDir, pinChild, statOf } from './tree-dirs.js';
 import type { TreeGuard } from './tree-guard.js';
 
 const CHUNK = 256 * 1024;
@@ -24,8 +14,23 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 export const CREATE_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
-function codeOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
+/** One entry a tree copy made, with the identity of its original, so both can be told apart from newcomers. */
+export interface CopiedEntry {
+  /** Its name in the source directory, and in the copy's below the top (the top's copy has a temporary name). */
+  readonly name: string;
+  /** The original's inode, on {@link CopiedTree.fromDev} (the copy never crosses a mount). */
+  readonly from: number;
+  /** The copy's inode, on {@link CopiedTree.toDev}. */
+  readonly to: number;
+  /** For a directory: its own mode and times, set once the copy is whole, and what was copied into it. */
+  readonly dir?: { mode: number; atime: Date; mtime: Date; entries: CopiedEntry[] };
+}
+
+/** What a tree copy made, filled as it goes, so a failed copy can remove exactly that. */
+export interface CopiedTree {
+  readonly fromDev: number;
+  toDev?: number;
+  top?: CopiedEntry;
 }
 
 /**
@@ -50,15 +55,31 @@ export async function copyBytes(
   }
 }
 
+/** Where one entry is copied from and to. */
+interface Step {
+  from: PinnedDir;
+  name: string;
+  real: string;
+  relative: string;
+  to: PinnedDir;
+  targetName: string;
+  /** The list of the directory being filled, where the entry's record goes once it exists. */
+  into: CopiedEntry[];
+}
+
 /**
  * Copies the directory `name` of the pinned `from` to a new directory `targetName` of the pinned
  * `to`, for a move between file systems: files with their permission bits (setuid and setgid
- * dropped) and times, directories with their modes and times, symbolic links as links, never
- * followed. Every directory is entered through a descriptor opened without following links,
- * relative to its parent's (see `pinned.ts`), on both sides, so a subdirectory swapped for a link
- * during the copy fails the copy instead of bringing outside content in, or writing out. `guard`
- * is asked at every entry (slow mounts, a given-up call, mount points). A special file (FIFO,
- * socket, device) fails the copy. The caller removes what was copied when this throws.
+ * dropped) and times, symbolic links as links, never followed. Every directory is entered through
+ * a descriptor opened without following links, relative to its parent's (see `pinned.ts`), on both
+ * sides, so a subdirectory swapped for a link during the copy fails the copy instead of bringing
+ * outside content in, or writing out. `guard` is asked at every entry (slow mounts, a given-up
+ * call, mount points). A special file (FIFO, socket, device) fails the copy.
+ *
+ * Directories are made private (0700) and stay so: their own modes and times come once the whole
+ * copy is done (`copy-tree-metadata.ts`), since a read-only one could neither be filled nor, when
+ * the copy fails, emptied again. Every entry made is recorded in `made` as soon as it exists:
+ * when this throws, the caller removes exactly that (`copy-cleanup.ts`).
  */
 export async function copyTree(
   from: PinnedDir,
@@ -66,88 +87,95 @@ export async function copyTree(
   to: PinnedDir,
   targetName: string,
   guard: TreeGuard,
+  made: CopiedTree,
 ): Promise<void> {
-  await copyEntry(from, name, join(from.real, name), '', to, targetName, guard);
+  const top: CopiedEntry[] = [];
+  try {
+    await copyEntry(
+      { from, name, real: join(from.real, name), relative: '', to, targetName, into: top },
+      guard,
+      made,
+    );
+  } finally {
+    made.top = top[0];
+  }
 }
 
-async function copyEntry(
-  from: PinnedDir,
-  name: string,
-  real: string,
-  relative: string,
-  to: PinnedDir,
-  targetName: string,
-  guard: TreeGuard,
-): Promise<void> {
+async function copyEntry(step: Step, guard: TreeGuard, made: CopiedTree): Promise<void> {
+  const { from, name, real, relative, to, targetName, into } = step;
   await guard.enter(real, relative);
   const source = from.entry(name);
   const target = to.entry(targetName);
   const stats = await lstat(source);
-  throwIfAborted(guard.signal);
+  guard.check();
   if (stats.isDirectory()) {
     guard.checkDirectory(stats, real, relative);
-    await copyDirectory(from, name, real, relative, to, targetName, stats, guard);
+    await copyDirectory(step, stats, guard, made);
   } else if (stats.isSymbolicLink()) {
     await symlink(await readlink(source), target);
+    into.push({ name, from: stats.ino, to: (await lstat(target)).ino });
     await lutimes(target, stats.atime, stats.mtime);
   } else if (stats.isFile()) {
-    await copyFile(source, target, stats, guard.display(relative), guard);
-  } else {
-    throw new UserError(
-      `"${guard.display(relative)}" is a special file (a FIFO, socket or device), which a move to another file system cannot copy; nothing was moved.`,
+    await copyFile(source, target, stats, guard.display(relative), guard, (ino) =>
+      into.push({ name, from: stats.ino, to: ino }),
     );
+  } else {
+    throw new UserError(specialFileSentence(guard.display(relative)));
   }
   guard.step();
 }
 
-async function copyDirectory(
-  from: PinnedDir,
-  name: string,
-  real: string,
-  relative: string,
-  to: PinnedDir,
-  targetName: string,
-  stats: Stats,
-  guard: TreeGuard,
-): Promise<void> {
-  // Private while it fills; its own mode comes once it is full (a read-only one could not be filled).
+/** The refusal of a special file, which a move between file systems cannot copy. */
+export function specialFileSentence(display: string): string {
+  return `Nothing was moved: "${display}" is a special file (a FIFO, socket or device), which a move to another file system cannot copy; move or delete it first.`;
+}
+
+async function copyDirectory(step: Step, stats: Stats, guard: TreeGuard, made: CopiedTree): Promise<void> {
+  const { from, name, real, relative, to, targetName } = step;
+  const display = guard.display(relative);
+  // Private while it fills, and until the whole copy is done.
   await mkdir(to.entry(targetName), { mode: 0o700 });
-  const inside = await pinChild(from, name, guard.display(relative));
+  const into = await pinChild(to, targetName, display);
   try {
-    const into = await pinChild(to, targetName, guard.display(relative));
+    const own = await statOf(into);
+    if (relative === '') made.toDev = own.dev;
+    const entries: CopiedEntry[] = [];
+    const meta = { mode: stats.mode & 0o7777, atime: stats.atime, mtime: stats.mtime, entries };
+    step.into.push({ name, from: stats.ino, to: own.ino, dir: meta });
+    const inside = await pinChild(from, name, display);
     try {
-      for (const child of await readdir(inside.path)) {
+      // The directory looked at, not another one put in its place since.
+      await confirmDir(inside, stats, display);
+      const names = await readdir(inside.path);
+      await confirmByPath(inside, stats, display);
+      for (const child of names) {
         const sub = relative === '' ? child : `${relative}/${child}`;
-        await copyEntry(inside, child, `${real}/${child}`, sub, into, child, guard);
+        const next = { from: inside, name: child, real: `${real}/${child}`, relative: sub };
+        // Without /proc: nothing written through a copy directory swapped meanwhile, nothing read
+        // through a source directory swapped meanwhile kept (see `confirmByPath`).
+        await confirmByPath(into, own, display);
+        await copyEntry({ ...next, to: into, targetName: child, into: entries }, guard, made);
+        await confirmByPath(inside, stats, display);
       }
     } finally {
-      await into.close();
+      await inside.close();
     }
   } finally {
-    await inside.close();
-  }
-  throwIfAborted(guard.signal);
-  await chmod(to.entry(targetName), stats.mode & 0o7777);
-  await utimes(to.entry(targetName), stats.atime, stats.mtime);
-}
-
-/** The subdirectory `name` of `dir`, pinned; one swapped for a link or a file is a changed tree. */
-async function pinChild(dir: PinnedDir, name: string, display: string): Promise<PinnedDir> {
-  try {
-    return await dir.child(name);
-  } catch (error) {
-    const code = codeOf(error);
-    throw code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT' ? changedError(display) : error;
+    await into.close();
   }
 }
 
-/** Copies the regular file at `source` (its `lstat` is `stats`) to a new file at `target`. */
+/**
+ * Copies the regular file at `source` (its `lstat` is `stats`) to a new file at `target`;
+ * `made` is told the new file's inode as soon as it exists.
+ */
 async function copyFile(
   source: string,
   target: string,
   stats: Stats,
   display: string,
   guard: TreeGuard,
+  made: (ino: number) => void,
 ): Promise<void> {
   let input: FileHandle;
   try {
@@ -163,6 +191,7 @@ async function copyFile(
     const mode = stats.mode & KEPT_MODE_BITS;
     const output = await open(target, CREATE_FLAGS, mode);
     try {
+      made((await output.stat()).ino);
       await copyBytes(input, output, guard.signal, () => guard.step());
       await output.chmod(mode);
       await output.utimes(stats.atime, stats.mtime);

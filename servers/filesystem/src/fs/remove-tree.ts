@@ -1,8 +1,6 @@
 import { constants, type Dirent } from 'node:fs';
 import { type FileHandle, lstat, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '@mcpkit/core/errors';
-import { throwIfAborted } from '@mcpkit/core/progress';
 import { hasProcFd, type PinnedDir } from './pinned.js';
 import { TreeGuard } from './tree-guard.js';
 
@@ -20,8 +18,6 @@ export interface RemoveTreeOptions {
   /** Without `guard`: the call's signal, and the entry's safe name for messages (default its name). */
   signal?: AbortSignal | undefined;
   display?: string;
-  /** Succeed when the entry is already gone (cleaning up a temporary entry). */
-  force?: boolean;
 }
 
 /**
@@ -56,8 +52,7 @@ export async function removeTree(
   try {
     await removeEntry(dir.entry(name), real, '', guard);
   } catch (error) {
-    if (options.force && codeOf(error) === 'ENOENT') return;
-    throw error;
+    throw guard.explain(error);
   }
 }
 
@@ -65,7 +60,7 @@ export async function removeTree(
 async function removeEntry(path: string, real: string, relative: string, guard: TreeGuard): Promise<void> {
   await guard.enter(real, relative);
   const stats = await lstat(path);
-  throwIfAborted(guard.signal);
+  guard.check();
   if (!stats.isDirectory()) {
     await unlink(path);
     guard.changed = true;
@@ -122,22 +117,20 @@ async function removeDirectory(
   } finally {
     await handle?.close();
   }
-  throwIfAborted(guard.signal);
+  guard.check();
   try {
     await rmdir(path);
   } catch (error) {
-    // Only the top can be a mount point here (one below stops the walk): emptied, it stays.
-    if (codeOf(error) !== 'EBUSY') throw error;
-    throw new UserError(
-      `Deleted everything in "${guard.display(relative)}" but not the directory itself: it is a mount point, which stays until it is unmounted.`,
-    );
+    // Mounted on after it was checked (the top itself is refused before the question).
+    if (codeOf(error) === 'EBUSY') throw guard.mountedMeanwhile(relative);
+    throw error;
   }
   guard.changed = true;
 }
 
 /** Unlinks what the listing said is not a directory; one that has become a directory is removed as one. */
 async function removeFile(path: string, real: string, relative: string, guard: TreeGuard): Promise<void> {
-  throwIfAborted(guard.signal);
+  guard.check();
   try {
     await unlink(path);
     guard.changed = true;

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { open, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
+import { lstat, open, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
 import { stallScopeOf } from '@mcpkit/core/roots';
 import { KEPT_MODE_BITS } from './atomic-write.js';
-import { CREATE_FLAGS, copyBytes, copyTree } from './copy-tree.js';
-import { assertSameEntry, type PinnedDir, withParentDir } from './pinned.js';
-import { removeTree } from './remove-tree.js';
+import { CREATE_FLAGS, copyBytes } from './copy-tree.js';
+import { type MoveOutcome, moveTreeAcross } from './move-tree.js';
+import { assertSameEntry, changedError, type PinnedDir, withParentDir } from './pinned.js';
 import { openRegularFile } from './safe-open.js';
-import { TreeGuard } from './tree-guard.js';
+import { codeOf, sameEntry } from './tree-dirs.js';
+import { replacedSentence, topMountSentence } from './tree-messages.js';
 
 /** A random name for a temporary sibling of `name`: unpredictable, so nothing can be planted there first. */
 function tempName(name: string): string {
@@ -23,6 +25,8 @@ export interface CopyOptions {
   signal?: AbortSignal;
   /** Safe name of the target for errors; default its base name. */
   display?: string;
+  /** The source's `lstat`, when it was checked: the file opened must be that very one. */
+  expected?: Stats;
 }
 
 /**
@@ -55,6 +59,9 @@ async function copyInto(
 ): Promise<number> {
   const { handle: input } = await openRegularFile(source.real, source.display);
   try {
+    if (options.expected && !sameEntry(await input.stat(), options.expected)) {
+      throw changedError(source.display);
+    }
     const mode = (options.mode ?? (await input.stat()).mode) & KEPT_MODE_BITS;
     const temp = dir.entry(tempName(name));
     const output = await open(temp, CREATE_FLAGS, mode);
@@ -81,66 +88,83 @@ async function copyInto(
   }
 }
 
+/** Options of {@link moveEntry}. */
+export interface MoveOptions {
+  signal?: AbortSignal | undefined;
+  /** The process log, for what a failed move could not clean up (it names host paths). */
+  log?: (line: string) => void;
+}
+
+const NOTHING_KEPT: MoveOutcome = { kept: { count: 0, shown: [] }, cancelIgnored: false };
+
 /**
  * Moves a directory entry (a file, a directory, or a symbolic link itself) by renaming it, and when
  * the two places are on different file systems (EXDEV) by copying it next to the target under a
- * temporary name, renaming that into place, then removing the source. Links inside a moved tree are
- * copied as links, never followed. Both directories are pinned first, so neither can be swapped for
- * a link to somewhere else between the check and the move. A tree copied across file systems
- * never carries a mount point along (the move is refused before anything changes), and one that
- * reaches a slow mount below the source joins the call's deadline (see `tree-guard.ts`).
+ * temporary name, renaming that into place, then removing the source (a directory: see
+ * `move-tree.ts`). Links inside a moved tree are copied as links, never followed. Both directories
+ * are pinned first, so neither can be swapped for a link to somewhere else between the check and
+ * the move, and the source is removed only while it is still the entry that was checked and copied.
+ * A mount point is never moved, nor carried along inside a tree.
  */
 export async function moveEntry(
   source: { real: string; display: string; stats: Stats },
   target: { real: string; display: string },
-  signal?: AbortSignal,
-): Promise<void> {
-  await withParentDir(source.real, source.display, (from, sourceName) =>
+  options: MoveOptions = {},
+): Promise<MoveOutcome> {
+  return withParentDir(source.real, source.display, (from, sourceName) =>
     withParentDir(target.real, target.display, (to, targetName) =>
-      moveBetween(source, from, sourceName, to, targetName, signal),
+      moveBetween(source, { dir: from, name: sourceName }, { dir: to, name: targetName, ...target }, options),
     ),
   );
 }
 
 async function moveBetween(
   source: { real: string; display: string; stats: Stats },
-  from: PinnedDir,
-  sourceName: string,
-  to: PinnedDir,
-  targetName: string,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const sourcePath = from.entry(sourceName);
+  from: { dir: PinnedDir; name: string },
+  to: { dir: PinnedDir; name: string; display: string },
+  options: MoveOptions,
+): Promise<MoveOutcome> {
+  const { signal } = options;
+  const sourcePath = from.dir.entry(from.name);
   await assertSameEntry(sourcePath, source.stats, source.display);
   throwIfAborted(signal);
   try {
-    await rename(sourcePath, to.entry(targetName));
-    return;
+    await rename(sourcePath, to.dir.entry(to.name));
+    return NOTHING_KEPT;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    // A mount point cannot be renamed (EBUSY); across file systems it would be copied and emptied.
+    if (codeOf(error) === 'EBUSY' && source.stats.isDirectory()) {
+      throw new UserError(topMountSentence('move', source.display, true));
+    }
+    if (codeOf(error) !== 'EXDEV') throw error;
   }
-  const tempBase = tempName(targetName);
-  const temp = to.entry(tempBase);
-  let guard: TreeGuard | undefined;
+  const tempBase = tempName(to.name);
+  if (source.stats.isDirectory()) {
+    const log = options.log ?? (() => {});
+    return moveTreeAcross(source, { ...from, display: source.display }, { ...to, tempBase }, signal, log);
+  }
+  const temp = to.dir.entry(tempBase);
   try {
     if (source.stats.isSymbolicLink()) {
       await symlink(await readlink(sourcePath), temp);
-    } else if (source.stats.isDirectory()) {
-      guard = await TreeGuard.open(source, { signal, action: 'move', dev: source.stats.dev });
-      guard.refuseListedMounts();
-      await copyTree(from, sourceName, to, tempBase, guard);
     } else {
-      await copyInto(source, to, tempBase, { mode: source.stats.mode, ...(signal ? { signal } : {}) });
+      await copyInto(source, to.dir, tempBase, {
+        mode: source.stats.mode,
+        expected: source.stats,
+        ...(signal ? { signal } : {}),
+      });
     }
     throwIfAborted(signal);
-    await rename(temp, to.entry(targetName));
+    await rename(temp, to.dir.entry(to.name));
   } catch (error) {
-    // What failed is what the caller hears, not a failure to clean up after it.
-    await removeTree(to, tempBase, { force: true }).catch(() => {});
+    await rm(temp, { force: true });
     throw error;
   }
-  if (!guard) return unlink(sourcePath);
-  // The copy is in place: a stop from here on leaves both, and says so.
-  guard.changed = true;
-  await removeTree(from, sourceName, { guard });
+  // What was copied is what goes: not another entry put at the name since.
+  const now = await lstat(sourcePath).catch(() => undefined);
+  if (!now || !sameEntry(now, source.stats)) {
+    throw new UserError(replacedSentence(source.display, to.display));
+  }
+  await unlink(sourcePath);
+  return NOTHING_KEPT;
 }

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { UserError } from '@mcpkit/core/errors';
-import { throwIfAborted } from '@mcpkit/core/progress';
+import { isUserError, UserError } from '@mcpkit/core/errors';
+import { CancelledError, throwIfAborted } from '@mcpkit/core/progress';
 import {
   escapeControlChars,
   parseMountInfo,
@@ -9,9 +9,9 @@ import {
   slowPaths,
   stallScopeOf,
 } from '@mcpkit/core/roots';
+import { crossingSentence, failureSentence, type TreeAction, topMountSentence } from './tree-messages.js';
 
-/** What walks the tree, for the sentence that stops it at a mount point. */
-export type TreeAction = 'delete' | 'move';
+export type { TreeAction } from './tree-messages.js';
 
 /** Options of {@link TreeGuard.open}. */
 export interface TreeGuardOptions {
@@ -25,6 +25,17 @@ export interface TreeGuardOptions {
 /** Steps between two renewals of the call's deadline: each one re-arms a timer. */
 const ALIVE_EVERY = 16;
 
+/** The mount table's view of a tree: `undefined` where there is no table to read (not Linux). */
+interface MountsAt {
+  below: ReadonlySet<string>;
+  top: boolean;
+}
+
+/** A stall guard's own reason for giving a call up: a sentence, not the client's cancel. */
+function isStall(reason: unknown): boolean {
+  return isUserError(reason) && !(reason instanceof CancelledError);
+}
+
 /**
  * What counting, deleting or copying a tree checks at each entry before touching it. Three rules:
  *
@@ -32,7 +43,9 @@ const ALIVE_EVERY = 16;
  *   scope before the first file call on it, so a stalled mount ends the call with the guard's
  *   sentence at its deadline instead of holding it; every step done renews that deadline, so a
  *   big tree that is moving is not taken for a stalled one.
- * - **A given-up or cancelled call stops** at the next entry: nothing more is changed.
+ * - **A given-up or cancelled call stops** at the next entry: nothing more is changed. Once a
+ *   move has put its copy in place ({@link commit}), only the stall deadline still stops it: a
+ *   cancel then would leave the tree twice, half of it in the old place.
  * - **No crossing onto another mount**, as `rm -r --one-file-system` does: a directory on another
  *   device than the top, or (Linux) listed as a mount point in the mount table, which also catches
  *   a bind mount of the same file system, stops the walk before anything inside it is touched.
@@ -43,30 +56,35 @@ export class TreeGuard {
   readonly signal: AbortSignal | undefined;
   /** Something in place was removed or committed: a stop now leaves the tree partly changed. */
   changed = false;
+  /** A cancel came after {@link commit} and was not obeyed. */
+  cancelIgnored = false;
   readonly #top: { real: string; display: string };
   readonly #action: TreeAction;
   readonly #scope: StallScope | undefined;
-  readonly #mountPoints: ReadonlySet<string>;
+  readonly #mounts: MountsAt | undefined;
   #dev: number | undefined;
+  #committed = false;
   #entered = false;
   #steps = 0;
+  /** The last entry entered (from the top), named when a file call there fails. */
+  #at = '';
 
   private constructor(
     top: { real: string; display: string },
     options: TreeGuardOptions,
-    mountPoints: ReadonlySet<string>,
+    mounts: MountsAt | undefined,
   ) {
     this.#top = top;
     this.signal = options.signal;
     this.#action = options.action;
     this.#dev = options.dev;
     this.#scope = stallScopeOf(options.signal);
-    this.#mountPoints = mountPoints;
+    this.#mounts = mounts;
   }
 
   /** A guard for the tree at `top.real` (a checked real path), named `top.display` in messages. */
   static async open(top: { real: string; display: string }, options: TreeGuardOptions): Promise<TreeGuard> {
-    return new TreeGuard(top, options, await mountPointsBelow(top.real));
+    return new TreeGuard(top, options, await mountsAt(top.real));
   }
 
   /** The safe name of the entry at `relative` (`/`-separated, from the top) for messages. */
@@ -79,10 +97,29 @@ export class TreeGuard {
    * that was given up or cancelled, and puts a slow mount under the call's deadline and slot.
    */
   async enter(real: string, relative: string): Promise<void> {
-    throwIfAborted(this.signal);
+    this.#at = relative;
+    this.check();
     if (this.#entered || !this.#scope || !slowPaths.isSlow(real)) return;
+    // A cancel obeyed no more cannot wait for a slot either: stop where the slow mount begins.
+    if (this.signal?.aborted) throw new UserError(failureSentence(this.#facts(relative), 'cancelled'));
     this.#entered = true;
     await this.#scope.enter(real, this.display(relative));
+  }
+
+  /** Throws when the call was given up or cancelled; after {@link commit}, only when given up. */
+  check(): void {
+    if (!this.signal?.aborted) return;
+    if (this.#committed && !isStall(this.signal.reason)) {
+      this.cancelIgnored = true;
+      return;
+    }
+    throwIfAborted(this.signal);
+  }
+
+  /** The move's copy is in place: from now on the source is removed whatever the client cancels. */
+  commit(): void {
+    this.#committed = true;
+    this.changed = true;
   }
 
   /** A step was done: on a slow mount, that is progress, so the call's deadline starts again. */
@@ -99,8 +136,9 @@ export class TreeGuard {
       this.#dev ??= stats.dev;
       return;
     }
-    if (stats.dev === this.#dev && !this.#mountPoints.has(real)) return;
-    throw this.#crossing(relative);
+    const listed = this.#mounts?.below.has(real) ?? false;
+    if (stats.dev === this.#dev && !listed) return;
+    throw this.#crossing(relative, listed);
   }
 
   /**
@@ -108,44 +146,79 @@ export class TreeGuard {
    * to be walked (or touched, on a mount that may be stalled) to know the walk would stop there.
    */
   refuseListedMounts(): void {
-    const first = [...this.#mountPoints].sort()[0];
-    if (first !== undefined) throw this.#crossing(first.slice(this.#top.real.length + 1));
+    const first = [...(this.#mounts?.below ?? [])].sort()[0];
+    if (first !== undefined) throw this.#crossing(first.slice(this.#top.real.length + 1), true);
   }
 
-  #crossing(relative: string): UserError {
-    const mount = `"${this.display(relative)}"`;
-    const inside = `(another file system inside "${this.#top.display}")`;
-    if (this.#action === 'delete') {
-      return new UserError(
-        this.changed
-          ? `The delete stopped at ${mount}, a mount point ${inside} that a recursive delete does not cross: what it had reached is deleted and the rest is kept; unmount it, or delete what is inside it separately.`
-          : `Nothing was deleted: ${mount} is a mount point ${inside}, which a recursive delete does not cross; unmount it first, or delete what is inside it separately.`,
-      );
-    }
-    return new UserError(
-      this.changed
-        ? `The move stopped at ${mount}, a mount point ${inside} that a move does not cross: the copy is at the destination and what was not yet removed of "${this.#top.display}" is kept; unmount it, or delete what is inside it separately.`
-        : `Nothing was moved: ${mount} is a mount point ${inside}, which a move to another file system does not copy; unmount it first, or move what is inside it separately.`,
-    );
+  /**
+   * Refuses when the top itself is a mount point: in the mount table, or on another device than
+   * `parent` (the `stat` of the directory that holds it). Emptying a mounted disk is not deleting
+   * or moving a directory, and its mount point could not go anyway.
+   */
+  refuseMountedTop(parent: Stats): void {
+    if (!this.#mounts?.top && (this.#dev === undefined || this.#dev === parent.dev)) return;
+    throw new UserError(topMountSentence(this.#action, this.display(''), this.#listed(this.#mounts?.top)));
+  }
+
+  /**
+   * Stops at the directory at `relative` that became a mount point after it was checked (its
+   * removal answered EBUSY).
+   */
+  mountedMeanwhile(relative: string): UserError {
+    return new UserError(failureSentence(this.#facts(relative), 'mounted'));
+  }
+
+  /**
+   * The sentence for a file error met at the last entry entered: permission denied, or a path too
+   * long for the system. Anything else (and a sentence already) is returned as it is.
+   */
+  explain(error: unknown): unknown {
+    if (isUserError(error)) return error;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const reason =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'denied'
+        : code === 'ENAMETOOLONG'
+          ? 'too-long'
+          : code === 'EROFS'
+            ? 'read-only'
+            : undefined;
+    if (reason === undefined) return error;
+    return new UserError(failureSentence(this.#facts(this.#at), reason));
+  }
+
+  /** Whether a device change reads as a mount point: listed, or no table to tell. */
+  #listed(inTable: boolean | undefined): boolean {
+    return inTable === true || this.#mounts === undefined;
+  }
+
+  #facts(relative: string) {
+    return {
+      action: this.#action,
+      changed: this.changed,
+      at: this.display(relative),
+      top: this.#top.display,
+    };
+  }
+
+  #crossing(relative: string, listed: boolean): UserError {
+    return new UserError(crossingSentence(this.#facts(relative), this.#listed(listed)));
   }
 }
 
 /**
- * The mount points strictly below `top`, from Linux's mount table (read from the kernel's memory,
- * never a disk); empty elsewhere, where the device check alone applies.
+ * The mount points at and strictly below `top`, from Linux's mount table (read from the kernel's
+ * memory, never a disk); `undefined` elsewhere, where the device check alone applies.
  */
-async function mountPointsBelow(top: string): Promise<ReadonlySet<string>> {
-  if (process.platform !== 'linux') return new Set();
+async function mountsAt(top: string): Promise<MountsAt | undefined> {
+  if (process.platform !== 'linux') return undefined;
   let text: string;
   try {
     text = await readFile('/proc/self/mountinfo', 'utf8');
   } catch {
-    return new Set();
+    return undefined;
   }
   const prefix = top.endsWith('/') ? top : `${top}/`;
-  return new Set(
-    parseMountInfo(text)
-      .map((mount) => mount.path)
-      .filter((path) => path.startsWith(prefix)),
-  );
+  const paths = parseMountInfo(text).map((mount) => mount.path);
+  return { below: new Set(paths.filter((path) => path.startsWith(prefix))), top: paths.includes(top) };
 }

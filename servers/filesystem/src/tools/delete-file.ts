@@ -1,4 +1,5 @@
-import { unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { confirm } from '@mcpkit/core/elicitation';
 import { UserError } from '@mcpkit/core/errors';
 import * as z from 'zod';
@@ -26,7 +27,8 @@ function entriesPhrase(count: number): string {
  * directory swapped for a link meanwhile cannot turn the delete against something outside.
  *
  * A recursive delete never crosses onto another mount (`rm -r --one-file-system`, and bind mounts
- * too; see `tree-guard.ts`). A mount point below is refused before the question, so nothing is
+ * too; see `tree-guard.ts`), and a mount point itself is not deleted (`rm --preserve-root=all`):
+ * emptying it would empty a whole file system, and the directory could not go anyway. A mount point below is refused before the question, so nothing is
  * deleted: at once where the mount table shows it (Linux), else when the count meets it, which
  * covers every tree up to the count's cap. Beyond the cap, or for a mount made after the count,
  * the removal itself stops there, each directory checked before any entry in it goes.
@@ -62,6 +64,7 @@ export const deleteFile = defineTool({
         action: 'delete',
         dev: entry.stats.dev,
       });
+      guard.refuseMountedTop(await stat(dirname(entry.real)));
       guard.refuseListedMounts();
       const count = await countEntries(entry.real, COUNT_CAP, guard);
       const what = entriesPhrase(count);

@@ -5,7 +5,9 @@ import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
 import { resolveEntry } from '../fs/entry.js';
 import { lstatIfAny, requireParent } from '../fs/existing.js';
+import type { MoveOutcome } from '../fs/move-tree.js';
 import { askName } from '../fs/paths.js';
+import type { Kept } from '../fs/remove-copied.js';
 import { moveEntry } from '../fs/transfer.js';
 
 function isInside(dir: string, path: string): boolean {
@@ -13,10 +15,27 @@ function isInside(dir: string, path: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
+/** Entries a move between file systems left behind: they were not there, as they are, when it was copied. */
+function keptNote(kept: Kept, from: string): string {
+  if (kept.count === 0) return '';
+  const names = kept.shown.map((name) => `"${name}"`).join(', ');
+  const more = kept.count > kept.shown.length ? ` and ${kept.count - kept.shown.length} more` : '';
+  const one = kept.count === 1;
+  return ` ${one ? 'One entry' : `${kept.count} entries`} that appeared or changed in ${from} while it was being copied ${one ? 'was' : 'were'} not moved and ${one ? 'is' : 'are'} still there (${names}${more}); move ${one ? 'it' : 'them'} separately.`;
+}
+
+function cancelNote(outcome: MoveOutcome): string {
+  return outcome.cancelIgnored
+    ? ' The cancel came after the copy was in place, so the move was finished rather than left half done.'
+    : '';
+}
+
 /**
  * Moves or renames a file or directory within the allowed directories. Like the official server it
  * fails when the destination exists; `overwrite: true` replaces an existing file after the user
- * confirms. A symbolic link is moved as the link. An allowed directory itself cannot be moved.
+ * confirms. A symbolic link is moved as the link. An allowed directory itself cannot be moved, nor
+ * a mount point to another file system. A directory moved across file systems is copied, then
+ * removed (see `move-tree.ts`); the answer names what was left in its old place, if anything.
  */
 export const moveFile = defineTool({
   name: 'move_file',
@@ -64,7 +83,10 @@ export const moveFile = defineTool({
     if (existing && !confirm(call.flow, { message: question, explicit: args.confirm })) {
       return { text: `Nothing was moved: the user declined to replace ${to}.` };
     }
-    await moveEntry(source, target, call.signal);
-    return { text: `Moved ${from} to ${to}.` };
+    const outcome = await moveEntry(source, target, {
+      signal: call.signal,
+      log: (line) => call.app.log.warn(`move_file: ${line}`),
+    });
+    return { text: `Moved ${from} to ${to}.${keptNote(outcome.kept, from)}${cancelNote(outcome)}` };
   },
 });
