@@ -73,6 +73,13 @@ describe('convertPage in a worker thread', () => {
     );
   });
 
+  it('refuses a binary body asked for raw, which is read without the worker', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    const refusal = convertPage(png, 'image/png', url, { raw: true });
+    await expect(refusal).rejects.toThrow(UserError);
+    await expect(refusal).rejects.toThrow(/is image\/png, not text; use fetch_image/);
+  });
+
   it('leaves the caller its bytes, also a view into a larger buffer', async () => {
     const backing = bytes(`<p>before</p>${articlePage(20_000)}<p>after</p>`);
     const body = backing.subarray(13, backing.length - 12);

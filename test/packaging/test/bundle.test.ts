@@ -48,7 +48,12 @@ describe.each(bundled)('$bin', ({ pkg, bin, script }) => {
   const alone = join(scratch, 'alone', bin);
   cpSync(pkg.root, alone, { recursive: true });
   const file = join(alone, script);
-  const notices = readFileSync(`${file}.LICENSE.txt`, 'utf8');
+  // Every bundle the package ships has its own notices (a server's worker is bundled apart from
+  // its bin): a dependency bundled into any of them is shipped with its license.
+  const notices = (readdirSync(alone, { recursive: true }) as string[])
+    .filter((name) => name.endsWith('.LICENSE.txt') && !name.split(/[\\/]/).includes('node_modules'))
+    .map((name) => readFileSync(join(alone, name), 'utf8'))
+    .join('\n');
   // What the bundle left out: the declared dependencies its notices do not list (a sibling
   // package of ours needs no notice, but is bundled all the same).
   const leftOut = Object.keys(pkg.manifest.dependencies ?? {}).filter(

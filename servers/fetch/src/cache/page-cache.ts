@@ -159,6 +159,15 @@ export class PageCache extends EventTarget {
     return this.#cache.peek(cacheKey(url));
   }
 
+  /**
+   * Whether an entry is stored under `key`, a key exactly as {@link cacheKey} made it (the URL of
+   * a stored page, the detail of a `'stored'` event). Unlike `peek` it parses nothing: the cache
+   * announcer asks it for every URL it announced, on every store.
+   */
+  holds(key: string): boolean {
+    return this.#cache.peek(key) !== undefined;
+  }
+
   /** Every stored page, most recently used first. */
   entries(): CachedPage[] {
     return this.#cache.values();

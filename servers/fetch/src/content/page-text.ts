@@ -5,8 +5,8 @@
  * it, so page 2 of a long article, a resource read and a prompt reuse the one conversion.
  */
 import type { CachedPage, PageCache } from '../cache/page-cache.js';
+import type { PageContent } from '../html/body-text.js';
 import { convertPage } from '../html/convert-page.js';
-import type { PageContent } from '../html/page-content.js';
 import { shownMediaType } from './shown.js';
 
 /** A page's text, how it was made, and the media type to label it with. */

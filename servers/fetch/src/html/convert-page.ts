@@ -3,12 +3,16 @@
  * a worker thread with a hard deadline (convert-workers.ts), so a page that is slow to convert, or
  * has a storm of links, never blocks the other calls of the server and is stopped when its time
  * is up or its call is cancelled.
+ *
+ * The server's thread imports this module, so it reaches the DOM libraries (linkedom,
+ * Readability, Turndown) only through the worker: nothing here imports page-content.ts,
+ * to-markdown.ts or links.ts except as types. test/bundle-split.test.ts holds the bin to that.
  */
 import { throwIfAborted } from '@mcpkit/core/progress';
+import { type PageContent, rawContent, readBody } from './body-text.js';
 import { type ConvertJob, ConvertWorkers } from './convert-workers.js';
 import type { PageLinks } from './links.js';
 import type { HtmlLimits } from './normalize-html.js';
-import { type PageContent, pageContent } from './page-content.js';
 
 /** How one body is converted. */
 export interface ConvertOptions {
@@ -71,11 +75,7 @@ export async function convertPage(
   options: ConvertOptions = {},
 ): Promise<PageContent> {
   throwIfAborted(options.signal);
-  if (options.raw)
-    return pageContent(body, contentType, url, {
-      raw: true,
-      ...(options.limits ? { limits: options.limits } : {}),
-    });
+  if (options.raw) return rawContent(readBody(body, contentType, url).text, contentType);
   return workers.convert(job(body, contentType, url, options));
 }
 

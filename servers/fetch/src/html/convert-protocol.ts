@@ -2,9 +2,10 @@
  * The messages between the server and the conversion worker (convert-worker.ts). Everything in
  * them is plain data the structured clone carries; the body goes as a transferred ArrayBuffer.
  */
+
+import type { PageContent } from './body-text.js';
 import type { PageLinks } from './links.js';
 import type { HtmlLimits } from './normalize-html.js';
-import type { PageContent } from './page-content.js';
 
 /** What the worker makes of a body: Markdown as a raw=false fetch asks, or its list of links. */
 export type ConvertTask = { kind: 'markdown' } | { kind: 'links'; sameOrigin: boolean };

@@ -4,8 +4,10 @@
  * delays only itself and can be stopped by terminating this thread (convert-workers.ts does, at
  * the deadline or on cancel).
  *
- * This file runs as compiled JavaScript (dist/html/convert-worker.js), beside the tsc output of
- * its siblings, also when the server runs as the bundle.
+ * This file runs as a bundle of its own (dist/html/convert-worker.js, the build's second
+ * mcpkit-bundle step), found beside the bin by core's companionScript. It alone carries the DOM
+ * libraries (linkedom, Readability, Turndown); the bin leaves them out, so they cost the server's
+ * start nothing (test/bundle-split.test.ts holds both bundles to that).
  */
 import { parentPort } from 'node:worker_threads';
 import { isUserError } from '@mcpkit/core/errors';

@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '@mcpkit/core/errors';
 import { CancelledError, companionScript } from '@mcpkit/core/progress';
+import type { PageContent } from './body-text.js';
 import { failedError, type StopReason, stoppedError } from './convert-errors.js';
 import type { ConvertRequest, ConvertTask, TaskResult, WorkerMessage } from './convert-protocol.js';
 import type { PageLinks } from './links.js';
 import type { HtmlLimits } from './normalize-html.js';
-import type { PageContent } from './page-content.js';
 
 /** Where the compiled worker script is (core's rule for scripts a server starts by path). */
 export function convertWorkerPath(): string {

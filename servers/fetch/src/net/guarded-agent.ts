@@ -10,9 +10,9 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { UserError } from '@mcpkit/core/errors';
-import { Agent, buildConnector } from 'undici';
 import { type AddressPolicy, normalizeHostname } from './address-policy.js';
 import type { ResolvedAddress, Resolver } from './resolver.js';
+import { Agent, buildConnector } from './undici-parts.js';
 
 /** How the agent connects; the timeouts come from the client's limits. */
 export interface GuardedAgentOptions {

@@ -6,7 +6,7 @@
  * No proxy is used, whatever the environment says. Everything it refuses is a `UserError`.
  */
 import { UserError } from '@mcpkit/core/errors';
-import { type Agent, type Headers, type Response, fetch as undiciFetch } from 'undici';
+import type { Agent, Headers, Response } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
 import { type FetchProgress, limitedChunks, type ReadState } from './body-reader.js';
 import { CallDeadline } from './call-deadline.js';
@@ -15,6 +15,7 @@ import { createGuardedAgent } from './guarded-agent.js';
 import { type FetchLimits, resolveLimits } from './limits.js';
 import { customHeaders, isRedirect, nextHop } from './redirects.js';
 import { type Resolver, systemResolver } from './resolver.js';
+import { fetch as undiciFetch } from './undici-parts.js';
 import { checkUrl } from './url-check.js';
 
 /** The User-Agent sent when the operator configures none. */

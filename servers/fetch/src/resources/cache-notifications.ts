@@ -41,7 +41,7 @@ export function linkCacheNotifications(pages: PageCache, hub: Announcer): void {
     // never outgrows the cache.
     let changed = false;
     for (const key of announced.keys()) {
-      if (pages.peek(key)) continue;
+      if (pages.holds(key)) continue;
       announced.delete(key);
       hub.resourceUpdated(cacheUri(key));
       changed = true;
