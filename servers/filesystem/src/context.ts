@@ -1,5 +1,7 @@
+import { errorMessage } from '@mcpkit/core/errors';
 import { type ResolvedPath, type ResolveMode, StallGuard } from '@mcpkit/core/roots';
-import { type Call, type Lookup, withContext } from '@mcpkit/core/server';
+import { type Call, type ContextDefiners, type Lookup, withContext } from '@mcpkit/core/server';
+import { errnoSentence } from './fs/errno-sentence.js';
 import { type PathPolicy, resolvePath } from './fs/paths.js';
 
 /** The filesystem server's own settings, made once per app from the command line. */
@@ -29,14 +31,41 @@ export const DEFAULT_FS_CONTEXT: FsContext = {
   stallGuard: new StallGuard({ timeoutMs: DEFAULT_STALL_TIMEOUT_MS }),
 };
 
-/**
- * `defineTool`, `definePrompt` and `defineResourceTemplate` with `call.context` typed as
- * {@link FsContext}: every tool, resource and prompt of this server is defined through them.
- */
-export const { defineTool, definePrompt, defineResourceTemplate } = withContext<FsContext>();
-
 /** What every filesystem handler gets. */
 export type FsCall = Call<FsContext>;
+
+const definers: ContextDefiners<FsContext> = withContext<FsContext>();
+
+/**
+ * `handler` with a file system error it leaves unnamed (an errno code) turned into one sentence
+ * (see `fs/errno-sentence.ts`); the raw error still reaches the server log, at debug level.
+ */
+function named<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    // Every handler takes the call last.
+    const call = args.at(-1) as FsCall;
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const sentence = errnoSentence(error, call.app.rootsCeiling);
+      if (!sentence) throw error;
+      call.app.log.debug(`${sentence.message} (${errorMessage(error)})`);
+      throw sentence;
+    }
+  };
+}
+
+/**
+ * `defineTool`, `definePrompt` and `defineResourceTemplate` with `call.context` typed as
+ * {@link FsContext}: every tool, resource and prompt of this server is defined through them, so
+ * every one of them answers a stray file system error with a sentence (see {@link named}).
+ */
+export const defineTool: ContextDefiners<FsContext>['defineTool'] = (def) =>
+  definers.defineTool({ ...def, run: named(def.run) });
+export const definePrompt: ContextDefiners<FsContext>['definePrompt'] = (def) =>
+  definers.definePrompt({ ...def, get: named(def.get) });
+export const defineResourceTemplate: ContextDefiners<FsContext>['defineResourceTemplate'] = (def) =>
+  definers.defineResourceTemplate({ ...def, read: named(def.read) });
 /** What filesystem listings and completions get. */
 export type FsLookup = Lookup<FsContext>;
 

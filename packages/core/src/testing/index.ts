@@ -11,6 +11,19 @@ export { listAll } from './list-all.js';
 export { type SamplingResponder, type ScriptedModelOptions, scriptedModel } from './model.js';
 export { type Notification, NotificationLog } from './notifications.js';
 export {
+  ODD_STRINGS,
+  type OddInputAnswer,
+  type OddInputBattery,
+  type OddInputCase,
+  type OddInputSchema,
+  type OddInputTool,
+  oddInputAnswer,
+  oddInputCases,
+  oddInputLabel,
+  oddInputProblems,
+  oddInputReport,
+} from './odd-inputs.js';
+export {
   bytesReadBy,
   cpuTimeMs,
   processesMentioning,

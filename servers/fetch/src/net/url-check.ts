@@ -7,6 +7,7 @@
  */
 import { isIP } from 'node:net';
 import { UserError } from '@mcpkit/core/errors';
+import { sanitizeForMessage } from '@mcpkit/core/roots';
 import { type AddressPolicy, normalizeHostname } from './address-policy.js';
 import { MAX_URL_LENGTH } from './url-length.js';
 
@@ -28,7 +29,9 @@ export function checkUrl(input: string | URL, policy: AddressPolicy): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UserError(`"${text.slice(0, 200)}" is not a valid URL; give an absolute http or https URL.`);
+    throw new UserError(
+      `"${sanitizeForMessage(text)}" is not a valid URL; give an absolute http or https URL.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UserError(`Refused to fetch ${url.protocol} URLs; only http and https URLs are fetched.`);

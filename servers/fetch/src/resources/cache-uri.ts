@@ -8,6 +8,7 @@
  * normalised to the cache's key, so it names the same page, and listings show one canonical URI.
  */
 import { UserError } from '@mcpkit/core/errors';
+import { sanitizeForMessage } from '@mcpkit/core/roots';
 import { cacheKey } from '../cache/page-cache.js';
 
 /** The template of the cached pages. */
@@ -39,7 +40,7 @@ export function urlFromVariable(value: string | string[] | undefined): string {
     url = new URL(decoded);
   } catch {
     throw new UserError(
-      `"${decoded.slice(0, 200)}" is not a URL; a fetch://cache/ URI holds a percent-encoded http or https URL.`,
+      `"${sanitizeForMessage(decoded)}" is not a URL; a fetch://cache/ URI holds a percent-encoded http or https URL.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')

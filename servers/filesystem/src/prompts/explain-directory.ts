@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
+import { sanitizeForMessage } from '@mcpkit/core/roots';
 import * as z from 'zod';
 import { definePrompt } from '../context.js';
 import { escapeName } from '../fs/display.js';
@@ -24,7 +25,7 @@ export const explainDirectory = definePrompt({
     const { allowSensitive } = call.context;
     const target = await resolvePath(await call.roots(), call.context, args.path);
     const entries = await listDirectory(target.real).catch(() => {
-      throw new UserError(`"${target.display}" is not a directory that can be listed.`);
+      throw new UserError(`"${sanitizeForMessage(target.display)}" is not a directory that can be listed.`);
     });
     // As in list_directory: secrets are left out, and names are escaped so none can forge a line.
     const shown = entries.filter((e) => allowSensitive || !isSensitive(join(target.real, e.name)));

@@ -1,5 +1,5 @@
 import { UserError } from '@mcpkit/core/errors';
-import type { ResolvedPath } from '@mcpkit/core/roots';
+import { type ResolvedPath, sanitizeForMessage } from '@mcpkit/core/roots';
 import { readTextWindow } from '../fs/read-text.js';
 
 /**
@@ -7,7 +7,7 @@ import { readTextWindow } from '../fs/read-text.js';
  * reader (regular files only, binary refused, cut with a notice that names the offset to go on from).
  */
 export async function readTextBounded(target: ResolvedPath, limit: number): Promise<string> {
-  if (!target.exists) throw new UserError(`"${target.display}" does not exist.`);
+  if (!target.exists) throw new UserError(`"${sanitizeForMessage(target.display)}" does not exist.`);
   const { text } = await readTextWindow(
     target,
     { kind: 'range', first: 0 },

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { NotFound, UserError } from '@mcpkit/core/errors';
-import { slowPaths } from '@mcpkit/core/roots';
+import { sanitizeForMessage, slowPaths } from '@mcpkit/core/roots';
 import { watchFile } from '@mcpkit/core/subscriptions';
 import { defineResourceTemplate, type FsLookup } from '../context.js';
 import { resolvePath } from '../fs/paths.js';
@@ -98,9 +98,17 @@ export const file = defineResourceTemplate(
     },
     async read(uri, _variables, call) {
       const path = uriToPath(uri.href);
-      if (path === undefined) throw new NotFound();
+      if (path === undefined) {
+        throw new NotFound(
+          'Only file:/// URIs of this machine name files here; give one inside the allowed directories.',
+        );
+      }
       const target = await resolvePath(await call.roots(), call.context, path);
-      if (!target.exists) throw new NotFound();
+      if (!target.exists) {
+        throw new NotFound(
+          `"${sanitizeForMessage(target.display)}" does not exist; list its directory with list_directory to see what is there.`,
+        );
+      }
       const limit = call.app.outputLimitBytes;
       const { handle, size } = await openRegularFile(target.real, target.display);
       try {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { confirm } from '@mcpkit/core/elicitation';
 import { isUserError, UserError } from '@mcpkit/core/errors';
-import type { ResolvedPath } from '@mcpkit/core/roots';
+import { type ResolvedPath, sanitizeForMessage } from '@mcpkit/core/roots';
 import * as z from 'zod';
 import { defineTool, type FsCall, resolveArg } from '../context.js';
 import { applyUnifiedDiff, type FilePatch, parsePatchFiles, quoteName } from '../fs/patch.js';
@@ -26,7 +26,7 @@ async function baseDirectory(call: FsCall, cwd: string | undefined): Promise<str
   const info = dir.exists ? await stat(dir.real) : undefined;
   if (!info?.isDirectory()) {
     throw new UserError(
-      `cwd "${dir.display}" is not an existing directory; give the folder the patch is relative to.`,
+      `cwd "${sanitizeForMessage(dir.display)}" is not an existing directory; give the folder the patch is relative to.`,
     );
   }
   return dir.real;

@@ -5,6 +5,7 @@ import { sanitizeForMessage } from '@mcpkit/core/roots';
 import * as z from 'zod';
 import { defineTool } from '../context.js';
 import { escapeName } from '../fs/display.js';
+import { errnoSentence } from '../fs/errno-sentence.js';
 import { resolvePath } from '../fs/paths.js';
 import { readTextWindow } from '../fs/read-text.js';
 
@@ -71,11 +72,11 @@ export const readMultipleFiles = defineTool({
         }
       } catch (error) {
         if (error instanceof CancelledError || !(error instanceof Error)) throw error;
-        const reason = isUserError(error)
-          ? error.message
-          : 'it could not be read because of an internal error.';
+        // A file system error no reader named (a path too long, say) gets the server's sentence for it.
+        const said = isUserError(error) ? error : errnoSentence(error, roots);
+        const reason = said ? said.message : 'it could not be read because of an internal error.';
         // The details stay in the process log: they can name host paths the client must not see.
-        if (!isUserError(error)) call.app.log.error(`read_multiple_files: ${error.stack ?? error.message}`);
+        if (!said) call.app.log.error(`read_multiple_files: ${error.stack ?? error.message}`);
         // Quoted and escaped: a newline (or a bidi control) in the input must not forge a section
         // that looks like another file's content.
         sections.push(budget.take(`${separator}"${sanitizeForMessage(input)}": Error - ${reason}\n`).text);

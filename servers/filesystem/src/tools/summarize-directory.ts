@@ -2,11 +2,13 @@ import { join } from 'node:path';
 import type { RootSet } from '@mcpkit/core/roots';
 import { loopTool, runToolLoop, SamplingUnavailableError } from '@mcpkit/core/sampling';
 import * as z from 'zod';
-import { defineTool, resolveArg } from '../context.js';
+import { defineTool } from '../context.js';
 import { escapeName } from '../fs/display.js';
+import { errnoSentence } from '../fs/errno-sentence.js';
 import { type PathPolicy, resolvePath } from '../fs/paths.js';
 import { isSensitive } from '../fs/sensitive.js';
 import { listDirectory } from '../fs/verified-listing.js';
+import { rootError } from '../fs/walk.js';
 import { readTextBounded } from '../prompts/read-bounded.js';
 
 const LOOP_READ_BYTES = 16 * 1024;
@@ -21,6 +23,21 @@ async function listing(real: string, policy: PathPolicy): Promise<string[]> {
     .slice(0, LOOP_LIST_ENTRIES);
 }
 
+/** The listing of a directory the caller or the model named, or a sentence saying why there is none. */
+async function listingOf(roots: RootSet, policy: PathPolicy, path: string): Promise<string[]> {
+  const dir = await resolvePath(roots, policy, path);
+  return listing(dir.real, policy).catch((error) => {
+    throw rootError(error, dir.display);
+  });
+}
+
+// The loop answers the model only "<tool> failed." for an error without a sentence: give it one.
+async function saying<T>(roots: RootSet, work: Promise<T>): Promise<T> {
+  return work.catch((error) => {
+    throw errnoSentence(error, roots) ?? error;
+  });
+}
+
 /** The read-only tools the model may call during the loop: both stay inside this call's roots. */
 function loopTools(roots: RootSet, policy: PathPolicy) {
   return [
@@ -29,13 +46,17 @@ function loopTools(roots: RootSet, policy: PathPolicy) {
       description: 'Lists a directory inside the allowed directories.',
       input: z.object({ path: z.string() }),
       run: async ({ path }) =>
-        (await listing((await resolvePath(roots, policy, path)).real, policy)).join('\n'),
+        (await saying(roots, listingOf(roots, policy, path))).join('\n') || 'The directory is empty.',
     }),
     loopTool({
       name: 'read_text_file',
       description: `Returns the start of a text file (at most ${LOOP_READ_BYTES} bytes).`,
       input: z.object({ path: z.string() }),
-      run: async ({ path }) => readTextBounded(await resolvePath(roots, policy, path), LOOP_READ_BYTES),
+      run: async ({ path }) =>
+        saying(
+          roots,
+          resolvePath(roots, policy, path).then((f) => readTextBounded(f, LOOP_READ_BYTES)),
+        ),
     }),
   ];
 }
@@ -60,8 +81,7 @@ export const summarizeDirectory = defineTool({
   async run(args, call) {
     const policy = call.context;
     const roots = await call.roots();
-    const dir = await resolveArg(call, args.path);
-    const entries = await listing(dir.real, policy);
+    const entries = await listingOf(roots, policy, args.path);
     try {
       const out = await runToolLoop(call.flow, {
         systemPrompt:
