@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { findRepositories } from './git/find-repositories.js';
 import { openRepository, type RepositoryCache } from './git/open-repository.js';
 import type { Repository } from './git/repository.js';
+import { shown } from './git/values.js';
 
 /**
  * The git server's own state, made once per app: the vetted user configuration (written on first
@@ -54,7 +55,7 @@ export async function repositoryNamed(call: GitCall | GitLookup, name: string): 
   const roots = await call.roots();
   const found = (await findRepositories(roots)).find((r) => r.name === name);
   if (!found)
-    throw new UserError(`No repository is named "${name}" here; list the resources to see the names.`);
+    throw new UserError(`No repository is named "${shown(name)}" here; list the resources to see the names.`);
   return openRepository(found.path, roots, call.context.repositories);
 }
 

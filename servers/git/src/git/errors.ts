@@ -5,6 +5,7 @@
  */
 import { UserError } from '@mcpkit/core/errors';
 import type { ProcessResult } from '@mcpkit/core/progress';
+import { quotable } from './values.js';
 
 /** A git command that exited with a failure code. */
 export class GitFailed extends Error {
@@ -41,7 +42,8 @@ export function gitError(what: string, error: unknown, hide: ReadonlyArray<[stri
   if (reason && /(^|[\s'"])(\/|[A-Za-z]:\\)/.test(reason)) reason = undefined;
   return new UserError(
     reason
-      ? `${what} failed: ${reason.replace(/\.$/, '')}.`
+      ? // Git quotes the caller's names in its reason as they came: no control or bidi character passes.
+        `${what} failed: ${quotable(reason.replace(/\.$/, ''))}.`
       : `${what} failed (git exit code ${error.code}).`,
   );
 }

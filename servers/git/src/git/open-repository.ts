@@ -12,6 +12,7 @@ import { runProcess } from '@mcpkit/core/progress';
 import type { RootSet } from '@mcpkit/core/roots';
 import { hardenedArgs, hardenedEnv, refusedKeys } from './hardening.js';
 import { Repository, type RepositoryFacts } from './repository.js';
+import { shown } from './values.js';
 
 /** What the server keeps between calls: the vetted user configuration and facts per repository. */
 export interface RepositoryCache {
@@ -30,7 +31,7 @@ export async function openRepository(
 ): Promise<Repository> {
   const resolved = await roots.resolve(input);
   if (!resolved.exists || !(await stat(resolved.real)).isDirectory()) {
-    throw new UserError(`"${input}" is not a directory; give the folder of a git repository.`);
+    throw new UserError(`"${shown(input)}" is not a directory; give the folder of a git repository.`);
   }
   const globalConfig = await cache.globalConfig();
   const cached = cache.facts.get(resolved.real);
@@ -44,7 +45,7 @@ export async function openRepository(
   for (const place of [facts.top, facts.gitDir, facts.commonDir]) {
     if (!roots.contains(place)) {
       throw new UserError(
-        `The repository at "${input}" keeps its work tree or git directory outside the allowed directories, so it cannot be used.`,
+        `The repository at "${shown(input)}" keeps its work tree or git directory outside the allowed directories, so it cannot be used.`,
       );
     }
   }
@@ -79,13 +80,13 @@ async function discover(
   ]);
   if (where.code !== 0) {
     throw new UserError(
-      `"${input}" is not a git repository with a work tree; give the folder that holds ".git" (bare repositories are not served).`,
+      `"${shown(input)}" is not a git repository with a work tree; give the folder that holds ".git" (bare repositories are not served).`,
     );
   }
   const [bare, gitDir, commonDir, top] = where.stdout.split('\n');
   if (bare === 'true' || !top || !gitDir || !commonDir || !isAbsolute(top)) {
     throw new UserError(
-      `"${input}" is a bare repository; this server works on repositories with a work tree.`,
+      `"${shown(input)}" is a bare repository; this server works on repositories with a work tree.`,
     );
   }
   // Every file of configuration the repository carries: its own, the work tree's
@@ -103,13 +104,13 @@ async function discover(
   const oddDriver = filterDrivers(keys).find((name) => name.includes('='));
   if (oddDriver !== undefined) {
     throw new UserError(
-      `The repository at "${input}" declares a filter driver whose name holds "=", which cannot be switched off; rename it to use this repository.`,
+      `The repository at "${shown(input)}" declares a filter driver whose name holds "=", which cannot be switched off; rename it to use this repository.`,
     );
   }
   const refused = refusedKeys(keys).filter((key) => !allowed.has(key.toLowerCase()));
   if (refused.length > 0) {
     throw new UserError(
-      `The repository at "${input}" sets ${refused.slice(0, 3).join(', ')} in its configuration, which would run a program; ` +
+      `The repository at "${shown(input)}" sets ${refused.slice(0, 3).join(', ')} in its configuration, which would run a program; ` +
         'remove it, or start the server with --allow-config-key for that key if you trust it.',
     );
   }

@@ -22,9 +22,20 @@ export function checkValue(label: string, value: string): string {
   return value;
 }
 
-/** A value safe to quote in a message: cut short, without control characters. */
+// Control characters, and the invisible ones that break a line or reverse the text after them (bidi).
+const UNQUOTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with control characters and bidi controls replaced, so that quoted in a message it can
+ * neither break the message nor make it read differently.
+ */
+export function quotable(text: string): string {
+  return text.replace(UNQUOTABLE, '?');
+}
+
+/** A value safe to quote in a message: cut short, without control characters (see {@link quotable}). */
 export function shown(value: string): string {
-  const clean = value.replace(/[\u0000-\u001f\u007f]/g, '?');
+  const clean = quotable(value);
   return clean.length > 80 ? `${clean.slice(0, 77)}...` : clean;
 }
 

@@ -2,7 +2,7 @@ import { NotFound, UserError } from '@mcpkit/core/errors';
 import { defineResourceTemplate, repositoryNamed, repositoryNames } from '../context.js';
 import { refNames, treePaths } from '../git/ref-names.js';
 import type { Repository } from '../git/repository.js';
-import { checkValue, resolveCommit } from '../git/values.js';
+import { checkValue, resolveCommit, shown } from '../git/values.js';
 import { decoded } from './uris.js';
 
 /** Files larger than this are not served whole: read them with git_show or a narrower tool. */
@@ -37,17 +37,17 @@ export const blob = defineResourceTemplate({
     const path = checkValue('path', decoded(variables.path, 'path'));
     if (path.split('/').some((part) => part === '..' || part === '.' || part === '')) {
       throw new UserError(
-        `The path "${path}" must be a plain path inside the repository, without "." or "..".`,
+        `The path "${shown(path)}" must be a plain path inside the repository, without "." or "..".`,
       );
     }
     const object = `${sha}:${path}`;
     const kind = await repo.runRaw(['cat-file', '-t', object], { signal: call.signal });
     if (kind.code !== 0 || kind.stdout.trim() !== 'blob')
-      throw new NotFound(`No file "${path}" at that ref.`);
+      throw new NotFound(`No file "${shown(path)}" at that ref.`);
     const size = Number((await repo.run(['cat-file', '-s', object], { signal: call.signal })).stdout.trim());
     if (size > MAX_BLOB_BYTES) {
       throw new UserError(
-        `"${path}" is ${size} bytes at that ref, more than the ${MAX_BLOB_BYTES} a resource serves.`,
+        `"${shown(path)}" is ${size} bytes at that ref, more than the ${MAX_BLOB_BYTES} a resource serves.`,
       );
     }
     const bytes = await blobBytes(repo, object, call.signal);

@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { defineTool, repoPathArg, repositoryOf } from '../context.js';
 import { blame } from '../git/blame-run.js';
 import { type BlameLine, blameText } from '../git/parse-blame.js';
-import { pathspecs, resolveCommit, shown } from '../git/values.js';
+import { headCommit, pathspecs, resolveCommit, shown } from '../git/values.js';
 
 const Line = z.object({
   line: z.number(),
@@ -67,6 +67,14 @@ export const gitBlame = defineTool({
       name: shown(file),
       progress: call.progress,
       signal: call.signal,
+    }).catch(async (error: unknown) => {
+      // Git says only "no such ref: HEAD" for a work tree whose repository has no commit yet.
+      if (!sha && !call.signal.aborted && (await headCommit(repo, call.signal)) === undefined) {
+        throw new UserError(
+          'The repository has no commit yet, so there is no history to blame; commit first.',
+        );
+      }
+      throw error;
     });
     call.log.info(
       `git_blame: ${all.length} ${all.length === 1 ? 'line' : 'lines'} of ${shown(file)}${truncated ? ', cut at the read limit' : ''}`,

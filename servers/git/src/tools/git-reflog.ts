@@ -13,7 +13,7 @@ import { logRecords, outputProgress } from '../git/output-progress.js';
 import { parseReflog, REFLOG_FORMAT, REFLOG_RECORD_FIELDS, reflogLine } from '../git/parse-reflog.js';
 import { decodeCursor, keyOf } from '../git/read-cursor.js';
 import { READ_TIMEOUT_MS, type Repository } from '../git/repository.js';
-import { checkValue, shown } from '../git/values.js';
+import { checkValue, headCommit, shown } from '../git/values.js';
 
 const Entry = z.object({
   selector: z.string(),
@@ -71,8 +71,10 @@ export const gitReflog = defineTool({
       timeoutMs: READ_TIMEOUT_MS,
       onOutput: reading.onOutput,
     });
-    if (out.code !== 0) throw gitError('git reflog', new GitFailed('log', out), [[repo.top, '.']]);
-    const read = parseReflog(out.stdout, skip);
+    // A repository without a commit has a HEAD with no entries yet: nothing to show, not a failure.
+    const unborn = out.code !== 0 && full === 'HEAD' && (await headCommit(repo, call.signal)) === undefined;
+    if (out.code !== 0 && !unborn) throw gitError('git reflog', new GitFailed('log', out), [[repo.top, '.']]);
+    const read = unborn ? [] : parseReflog(out.stdout, skip);
     const entries = read.slice(0, size);
     const nextCursor =
       read.length > size

@@ -12,7 +12,7 @@ import { checkMessage } from '../git/message.js';
 import { pageOf } from '../git/page-list.js';
 import { parseStashes, recordMarker, stashFormat } from '../git/parse-refs.js';
 import type { Repository } from '../git/repository.js';
-import { shown } from '../git/values.js';
+import { headCommit, shown } from '../git/values.js';
 import { IDENTITY_FROM_CONFIG, writeError } from '../git/write-errors.js';
 
 const Entry = z.object({ name: z.string(), sha: z.string(), date: z.string(), message: z.string() });
@@ -64,6 +64,12 @@ async function push(repo: Repository, call: GitCall, message: string | undefined
   try {
     await repo.run(args, { signal: call.signal });
   } catch (error) {
+    // Git's own words for it carry no "fatal:" or "error:", which left only an exit code.
+    if (!before && !call.signal.aborted && (await headCommit(repo, call.signal)) === undefined) {
+      throw new UserError(
+        'The repository has no commit yet, so there is nothing to stash against; commit first.',
+      );
+    }
     throw writeError('Stashing', error, repo, roots);
   }
   const after = await stashTop(repo, call.signal);
