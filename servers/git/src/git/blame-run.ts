@@ -1,20 +1,23 @@
 /**
  * The git runs of one blame. The text of the file is read first (see `blame-source.ts`), then
  * `git blame --incremental` settles the lines while progress counts them out of the file's (see
- * `blame-progress.ts`), and each line is given its text. Two runs, where the porcelain form alone
- * would be one, because porcelain prints nothing before the whole file is settled: a client would
- * see no movement during a blame that takes seconds.
+ * `blame-progress.ts`), and each line is given its text. In the work tree a third short run then
+ * hashes the file on disk as blame read it, and the text counts only if it is of that very blob.
+ * More runs than the porcelain form alone, because porcelain prints nothing before the whole file
+ * is settled: a client would see no movement during a blame that takes seconds.
  *
  * The porcelain run is kept for what this cannot do: when the text cannot be read here, or when
- * the blame and the text disagree (the work tree file changed between the two runs), it blames
- * again the old way, so the answer is never made of two different versions of the file.
+ * the blame and the text disagree (the index vouched for a file that differs on disk, or the file
+ * changed between the runs), it blames again the old way, so the answer is never made of two
+ * different versions of the file.
  */
 import type { ProgressReporter } from '@mcpkit/core/progress';
 import { blameProgress } from './blame-progress.js';
-import { blameSource } from './blame-source.js';
+import { blameSource, sameBlob } from './blame-source.js';
 import { GitFailed, gitError } from './errors.js';
 import { type Attribution, type BlameLine, parseBlame, parseIncremental } from './parse-blame.js';
 import { READ_TIMEOUT_MS, type Repository } from './repository.js';
+import { foldersOf, refuseSpecialFiles } from './special-files.js';
 
 /** Output read for one call at most, by each run: many times what one result shows. */
 const MAX_BLAME_READ = 64 * 1024 * 1024;
@@ -46,6 +49,8 @@ export interface BlameRead {
 /** Blames the lines `request` asks for. */
 export async function blame(request: BlameRequest): Promise<BlameRead> {
   const { repo, sha, start, end } = request;
+  // Blame reads the attributes of each folder down to the file, and always the mailmap.
+  await refuseSpecialFiles(repo, foldersOf(request.file));
   const source = await blameSource({
     ...request,
     maxBytes: MAX_BLAME_READ,
@@ -53,7 +58,7 @@ export async function blame(request: BlameRequest): Promise<BlameRead> {
   });
   const first = start ?? 1;
   // Past the end of the file, blame refuses the range in its own words; nothing is counted.
-  const last = Math.min(end ?? Number.MAX_SAFE_INTEGER, source?.length ?? 0);
+  const last = Math.min(end ?? Number.MAX_SAFE_INTEGER, source?.lines.length ?? 0);
   const progress = blameProgress(request.progress, request.name, Math.max(0, last - first + 1));
   const range = start !== undefined || end !== undefined ? ['-L', `${first},${end ?? ''}`] : [];
   const options = [
@@ -67,7 +72,11 @@ export async function blame(request: BlameRequest): Promise<BlameRead> {
   let read: BlameRead | undefined;
   if (source) {
     const out = await run(repo, ['blame', '--incremental', ...options], request.signal, progress.onOutput);
-    read = withText(parseIncremental(out.stdout), source, first, end, out.truncated);
+    read = withText(parseIncremental(out.stdout), source.lines, first, end, out.truncated);
+    // After the blame: a file changed since the text was read no longer hashes to its blob.
+    const { blob } = source;
+    const checks = { timeoutMs: READ_TIMEOUT_MS, signal: request.signal };
+    if (read && blob && !(await sameBlob(repo, request.file, blob, checks))) read = undefined;
   }
   if (!read) {
     const out = await run(repo, ['blame', '--porcelain', ...options], request.signal);

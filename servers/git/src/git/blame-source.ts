@@ -6,11 +6,16 @@
  * - at a commit, the blob itself (`cat-file blob <sha>:<path>`): what blame reads, byte for byte;
  * - in the work tree, a diff of the file against the empty tree: the one read-only command that
  *   prints the work tree file the way blame reads it, through the repository's end-of-line,
- *   encoding and (emptied) filter rules, where reading the file directly would not, and would follow
- *   a symlink that git reads as a link.
+ *   encoding and (emptied) filter rules, where reading the file directly would not.
+ *
+ * The diff is not enough on its own: for a file the index calls unchanged (its stat data match, or
+ * it is marked assume-unchanged or skip-worktree) it prints the staged copy from the object store,
+ * while blame reads the file on disk, so an edit that keeps the line count would pass unseen. So
+ * the diff also names the blob it printed (`--full-index`), and after the blame {@link sameBlob}
+ * hashes the file on disk the way blame read it: the text is used only when the two are one blob.
  *
  * When the text cannot be had this way (a file past the read limit, a SHA-256 repository, which
- * names its empty tree differently, a path that is not one tracked file), the answer is
+ * names its empty tree differently, a path that is not one tracked regular file), the answer is
  * `undefined` and the blame falls back to its porcelain form, which carries the text itself.
  */
 import { DIFF_SAFETY } from './hardening.js';
@@ -18,6 +23,12 @@ import type { Repository } from './repository.js';
 
 /** The empty tree of a SHA-1 repository: git knows it whether or not the repository stores it. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * The header of a diff that adds one regular file, with the name of the blob it prints. A symlink
+ * (120000) is left out: hashing its path would read the file it points to, not the link blame reads.
+ */
+const ADDED_FILE = /\nnew file mode 100(?:644|755)\nindex 0+\.\.([0-9a-f]{40,64})\n/;
 
 export interface SourceRequest {
   repo: Repository;
@@ -33,12 +44,30 @@ export interface SourceRequest {
   signal: AbortSignal;
 }
 
-/** The file's lines as blame numbers them (from index 0), or `undefined` when they cannot be read here. */
-export async function blameSource(request: SourceRequest): Promise<string[] | undefined> {
+export interface BlameSource {
+  /** The file's lines as blame numbers them (from index 0). */
+  lines: string[];
+  /** In the work tree, the blob the lines are the text of, to check with {@link sameBlob}. */
+  blob?: string;
+}
+
+/** The file's text, or `undefined` when it cannot be read here. */
+export async function blameSource(request: SourceRequest): Promise<BlameSource | undefined> {
   const { repo, file, spec, sha } = request;
   const argv = sha
     ? ['cat-file', 'blob', `${sha}:${file}`]
-    : ['diff', ...DIFF_SAFETY, '--no-color', '--text', '--unified=0', '--no-renames', EMPTY_TREE, '--', spec];
+    : [
+        'diff',
+        ...DIFF_SAFETY,
+        '--no-color',
+        '--text',
+        '--full-index',
+        '--unified=0',
+        '--no-renames',
+        EMPTY_TREE,
+        '--',
+        spec,
+      ];
   const out = await repo.runRaw(argv, {
     signal: request.signal,
     maxOutputBytes: request.maxBytes,
@@ -46,7 +75,30 @@ export async function blameSource(request: SourceRequest): Promise<string[] | un
   });
   // A failure is left for blame to explain: it fails the same way, in its own words.
   if (out.truncated || out.code !== 0) return undefined;
-  return sha ? splitLines(out.stdout) : addedLines(out.stdout);
+  if (sha) return { lines: splitLines(out.stdout) };
+  const blob = ADDED_FILE.exec(out.stdout)?.[1];
+  const lines = addedLines(out.stdout);
+  return blob && lines ? { lines, blob } : undefined;
+}
+
+/**
+ * Whether the work tree file is now the blob `blob`, hashed as blame reads it: `hash-object` with
+ * `--path` applies the same end-of-line, encoding and ident rules and the same (emptied) filters,
+ * and reads the file on disk whatever the index says. Run after the blame, so a file changed
+ * since the text was read is caught too.
+ */
+export async function sameBlob(
+  repo: Repository,
+  file: string,
+  blob: string,
+  options: { timeoutMs: number; signal: AbortSignal },
+): Promise<boolean> {
+  const out = await repo.runRaw(['hash-object', `--path=${file}`, '--', file], {
+    signal: options.signal,
+    maxOutputBytes: 1024,
+    timeoutMs: options.timeoutMs,
+  });
+  return out.code === 0 && out.stdout.trim() === blob;
 }
 
 /** A file's text as blame splits it: at each newline, a last line without one included. */

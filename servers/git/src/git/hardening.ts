@@ -5,6 +5,25 @@
  * attack tests): each entry below stopped one way in.
  */
 
+/** The home folder every git process is given (see {@link hardenedEnv}). */
+function userHome(): string {
+  return process.env.HOME ?? '';
+}
+
+/**
+ * The user's own attributes and ignore files, pinned to the place git looks when no configuration
+ * names one (no XDG_CONFIG_HOME reaches git: `$HOME/.config/git/…`). A repository's configuration
+ * could name any file on the host instead: status, diff, show, add and blame open it, and a FIFO
+ * there hangs them (a device like /dev/zero never ends). What this costs: a file the repository's
+ * own configuration names for these keys is not read (the user's global configuration was never
+ * read for them, see `user-config.ts`); the user's files at git's default place still are.
+ */
+function userFiles(): string[] {
+  const home = userHome();
+  const at = (name: string) => (home ? `${home}/.config/git/${name}` : '/dev/null');
+  return [`core.attributesFile=${at('attributes')}`, `core.excludesFile=${at('ignore')}`];
+}
+
 /** `-c key=value` pairs passed on every command. A `-c` beats every configuration file. */
 export const HARDENED_CONFIG: readonly string[] = [
   'core.fsmonitor=false', // a program run by status, diff, add, commit, checkout, blame
@@ -36,6 +55,7 @@ export const HARDENED_CONFIG: readonly string[] = [
   'mailmap.file=/dev/null',
   // A file anywhere on the host, read whole by status, diff and show: a FIFO there hangs git.
   'diff.orderFile=/dev/null',
+  ...userFiles(),
 ];
 
 /** Flags for every command that prints a diff: textconv still ran on `log -p`, `show` and `blame` with the above. */
@@ -89,7 +109,7 @@ export function hardenedEnv(options: {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     ...(process.env.SYSTEMROOT ? { SYSTEMROOT: process.env.SYSTEMROOT } : {}),
-    HOME: process.env.HOME ?? '',
+    HOME: userHome(),
     LC_ALL: 'C',
     GIT_DIR: options.gitDir,
     GIT_WORK_TREE: options.workTree,
