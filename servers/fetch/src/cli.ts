@@ -4,7 +4,7 @@
  * bundle manifest, server.json and the README's install examples.
  */
 import { errorMessage } from '@mcpkit/core/errors';
-import { type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { type ServerBin, secondsOption, UsageError } from '@mcpkit/core/runner';
 import { createAddressPolicy } from './net/address-policy.js';
 import { DEFAULT_LIMITS, MAX_TOTAL_TIMEOUT_S } from './net/limits.js';
 import { createFetchApp, NAME, PACKAGE_JSON } from './server.js';
@@ -27,18 +27,6 @@ function intervalMs(value: string | undefined, given: string): number | undefine
       `${given} must be a number of seconds from ${MIN_INTERVAL_S} to ${MAX_INTERVAL_S}, e.g. 60 or 0.5.`,
     );
   return Math.round(seconds * 1000);
-}
-
-/** `--total-timeout` in milliseconds, or `undefined` when it was not given. */
-function totalTimeoutMs(value: string | undefined, given: string): number | undefined {
-  if (value === undefined) return undefined;
-  // Digits only: Number() would take '1e3', '0x1e', ' 30 ' and '30.0'.
-  const seconds = /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(seconds >= 1 && seconds <= MAX_TOTAL_TIMEOUT_S))
-    throw new UsageError(
-      `${given} must be a whole number of seconds from 1 to ${MAX_TOTAL_TIMEOUT_S}, e.g. ${DEFAULT_LIMITS.totalTimeoutMs / 1000}.`,
-    );
-  return seconds * 1000;
 }
 
 export const cli: ServerBin = {
@@ -115,9 +103,12 @@ export const cli: ServerBin = {
       cli.values['revalidate-interval'] as string | undefined,
       cli.sources['revalidate-interval'] ?? '--revalidate-interval',
     );
-    const total = totalTimeoutMs(
-      cli.values['total-timeout'] as string | undefined,
-      cli.sources['total-timeout'] ?? '--total-timeout',
+    const total = secondsOption(
+      cli,
+      'total-timeout',
+      { min: 1, max: MAX_TOTAL_TIMEOUT_S },
+      (source) =>
+        `${source} must be a whole number of seconds from 1 to ${MAX_TOTAL_TIMEOUT_S}, e.g. ${DEFAULT_LIMITS.totalTimeoutMs / 1000}.`,
     );
     return createFetchApp({
       log,

@@ -6,7 +6,7 @@
 import { errorMessage } from '@mcpkit/core/errors';
 import type { Logger } from '@mcpkit/core/logging';
 import { RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
-import { type ParsedCommandLine, type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { type ParsedCommandLine, type ServerBin, secondsOption, UsageError } from '@mcpkit/core/runner';
 import { DEFAULT_STALL_TIMEOUT_MS } from './context.js';
 import { createFilesystemApp, NAME, PACKAGE_JSON } from './server.js';
 
@@ -94,7 +94,16 @@ export const cli: ServerBin = {
       const given = cli.sources['max-media-bytes'] ?? '--max-media-bytes';
       throw new UsageError(`${given} must be a whole number of bytes.`);
     }
-    const stallGuard = new StallGuard({ timeoutMs: stallTimeoutMs(cli) });
+    const stallGuard = new StallGuard({
+      // A decimal point allowed: tests and impatient operators want less than a second.
+      timeoutMs:
+        secondsOption(
+          cli,
+          'stall-timeout',
+          { min: 0.001, max: 3600, decimals: 3 },
+          (source) => `${source} must be a number of seconds from 0.001 to 3600.`,
+        ) ?? DEFAULT_STALL_TIMEOUT_MS,
+    });
     await slowPaths.ready();
     // Before the directories: a directory on a mount only the operator knows is slow is then
     // checked under the deadline too.
@@ -154,16 +163,4 @@ async function addSlowPaths(cli: ParsedCommandLine, guard: StallGuard, log: Logg
         `${named} did not answer within ${guard.timeoutMs / 1000} s, so that mount may be stalled; it is treated as slow as typed.`,
       );
   }
-}
-
-/** `--stall-timeout`, in seconds (a decimal point allowed), as milliseconds. */
-function stallTimeoutMs(cli: ParsedCommandLine): number {
-  const given = cli.values['stall-timeout'];
-  if (typeof given !== 'string') return DEFAULT_STALL_TIMEOUT_MS;
-  const seconds = /^\d{1,4}(\.\d{1,3})?$/.test(given) ? Number(given) : Number.NaN;
-  if (!(seconds > 0 && seconds <= 3600)) {
-    const source = cli.sources['stall-timeout'] ?? '--stall-timeout';
-    throw new UsageError(`${source} must be a number of seconds from 0.001 to 3600.`);
-  }
-  return Math.round(seconds * 1000);
 }

@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '@mcpkit/core/errors';
 import { RootSet } from '@mcpkit/core/roots';
-import { type ParsedCommandLine, type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { type ServerBin, secondsOption, UsageError } from '@mcpkit/core/runner';
 import { createSqliteApp, NAME, PACKAGE_JSON } from './server.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIME_LIMIT_S } from './sql/query-limits.js';
 
@@ -86,7 +86,15 @@ export const cli: ServerBin = {
         `Give ${named('export-dir')} or ${named('read-only')}, not both: read-only writes no export files.`,
       );
     }
-    const timeLimitMs = timeLimit(cli);
+    const timeLimitMs = secondsOption(
+      cli,
+      'time-limit',
+      { min: 1, max: MAX_TIME_LIMIT_S },
+      (source, given) => {
+        const shown = given.length > 40 ? `${given.slice(0, 40)}…` : given;
+        return `${source} is ${JSON.stringify(shown)}, but the time limit must be a whole number of seconds from 1 to ${MAX_TIME_LIMIT_S}.`;
+      },
+    );
     const roots =
       exportDirs.length > 0
         ? await RootSet.create(exportDirs).catch((error: unknown) => {
@@ -110,18 +118,3 @@ export const cli: ServerBin = {
     }
   },
 };
-
-/**
- * `--time-limit` in ms, or undefined when it was not set. Whole seconds only, as core reads its own
- * numbers: digits, so `1e3`, `0x10`, `-5` and `1.5` are refused rather than guessed at.
- */
-function timeLimit(cli: ParsedCommandLine): number | undefined {
-  const given = cli.values['time-limit'];
-  if (typeof given !== 'string') return undefined;
-  const seconds = /^\d{1,9}$/.test(given) ? Number(given) : Number.NaN;
-  if (seconds >= 1 && seconds <= MAX_TIME_LIMIT_S) return seconds * 1000;
-  const shown = given.length > 40 ? `${given.slice(0, 40)}…` : given;
-  throw new UsageError(
-    `${cli.sources['time-limit'] ?? '--time-limit'} is ${JSON.stringify(shown)}, but the time limit must be a whole number of seconds from 1 to ${MAX_TIME_LIMIT_S}.`,
-  );
-}

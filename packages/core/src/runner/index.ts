@@ -13,6 +13,7 @@ export {
 } from './cli.js';
 export { envName } from './env.js';
 export { runServer } from './run.js';
+export { type SecondsRange, secondsOption } from './seconds.js';
 export type {
   BundleSetting,
   BundleSettingType,
