@@ -19,16 +19,8 @@ const stand = vi.hoisted(() => ({
 }));
 
 vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>();
-  const original = real.readFileSync as (...args: unknown[]) => unknown;
-  const readFileSync = (file: unknown, ...rest: unknown[]): unknown => {
-    if (file !== '/proc/self/mountinfo' || stand.mountinfo === undefined) return original(file, ...rest);
-    stand.reads += 1;
-    stand.syncReads += 1;
-    if (stand.mountinfo instanceof Error) throw stand.mountinfo;
-    return stand.mountinfo;
-  };
-  return { ...real, default: { ...real, readFileSync }, readFileSync };
+  const { fsWithStandIn } = await import('./roots-slow-paths-kit.js');
+  return fsWithStandIn(await importOriginal<typeof import('node:fs')>(), stand);
 });
 
 vi.mock('node:fs/promises', async (importOriginal) => {

@@ -13,11 +13,12 @@ import {
   type OddInputAnswer,
   type OddInputBattery,
   type OddInputTool,
-  oddInputAnswer,
-  oddInputCases,
-  oddInputLabel,
-  oddInputProblems,
-  oddInputReport,
+  type OddSweepTarget,
+  oddCompletionSweep,
+  oddCursors,
+  oddPromptSweep,
+  oddResourceSweep,
+  oddToolSweep,
   scriptedModel,
 } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,31 +71,25 @@ function oddUrls(fx: ToolsFixture): string[] {
 // sentence that names the code in parentheses after saying what failed is fine.
 const RAW_ERRNO = /\b(E[A-Z]{3,}): [a-z]|getaddrinfo|\b(connect|read|write) E[A-Z]{3,}\b/;
 
-/**
- * What is wrong with one answer, as report lines: core's checks, plus fetch's own words for a
- * failed download ("fetch failed", Node's resolver and socket errors).
- */
-function check(label: string, sent: unknown, answer: OddInputAnswer): string[] {
-  const problems = oddInputProblems(answer, sent, [REPO_DIR]);
+/** Fetch's own words for a failed download ("fetch failed", Node's resolver and socket errors). */
+function fetchProblems(answer: OddInputAnswer): string[] {
+  const problems: string[] = [];
   if (/fetch failed/i.test(answer.text)) problems.push('says only "fetch failed"');
   if (answer.isError && RAW_ERRNO.test(answer.text)) problems.push('carries a raw socket or resolver error');
-  return oddInputReport(label, answer, problems);
+  return problems;
 }
 
 /** The battery: fetch's odd URLs for `url`, odd cursors for `cursor`, core's defaults otherwise. */
 const battery =
   (urls: string[]): OddInputBattery =>
   (name) =>
-    name === 'url'
-      ? urls
-      : name === 'cursor'
-        ? ['garbage', 'eyJ9', 'e30', 'x'.repeat(10_000), '']
-        : undefined;
+    name === 'url' ? urls : name === 'cursor' ? oddCursors() : undefined;
 
 describe.each(ERAS)('odd inputs, %s era', (era) => {
   let fx: ToolsFixture;
   let listed: OddInputTool[];
   const model = scriptedModel({ answer: () => 'The page is about apples.' });
+  const target = (): OddSweepTarget => ({ session: fx.session, hosts: [REPO_DIR], more: fetchProblems });
 
   beforeAll(async () => {
     fx = await toolsFixture(era, { connect: { sampling: withPort(model.respond, () => fx.server.port) } });
@@ -112,10 +107,7 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       const tool = listed.find((t) => t.name === name) as OddInputTool;
       const base: Record<string, unknown> = { url: fx.url('/alpha') };
       if (tool.inputSchema.required?.includes('question')) base.question = 'What grows here?';
-      const failures: string[] = [];
-      for (const c of oddInputCases(tool, base, battery(oddUrls(fx)))) {
-        failures.push(...check(c.label, c.args, await oddInputAnswer(fx.session.callTool(name, c.args))));
-      }
+      const failures = await oddToolSweep(target(), tool, { base, battery: battery(oddUrls(fx)) });
       expect(failures).toEqual([]);
     },
     // Over a hundred fetches, a few of them waiting for a connection that is refused.
@@ -123,51 +115,17 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
   );
 
   it('answers odd prompt arguments with a prompt or one clear sentence', async () => {
-    const failures: string[] = [];
-    for (const prompt of (await fx.session.client.listPrompts()).prompts) {
-      const base = Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, fx.url('/alpha')]));
-      for (const arg of prompt.arguments ?? []) {
-        for (const value of oddUrls(fx)) {
-          const args = { ...base, [arg.name]: value };
-          const answer = await oddInputAnswer(
-            fx.session.client.getPrompt({ name: prompt.name, arguments: args }),
-          );
-          failures.push(...check(`${prompt.name} ${arg.name}=${oddInputLabel(value)}`, args, answer));
-        }
-      }
-    }
+    const failures = await oddPromptSweep(target(), {
+      base: () => fx.url('/alpha'),
+      values: () => oddUrls(fx),
+      withoutArguments: false,
+    });
     expect(failures).toEqual([]);
   }, 120_000);
 
   it('completes odd values, and reads odd resource URIs, to an answer or one clear sentence', async () => {
-    const failures: string[] = [];
+    const failures = await oddCompletionSweep(target(), { templates: true, tries: oddUrls(fx) });
     const templates = (await fx.session.client.listResourceTemplates()).resourceTemplates;
-    const prompts = (await fx.session.client.listPrompts()).prompts;
-    const refs = [
-      ...prompts.flatMap((p) =>
-        (p.arguments ?? []).map((a) => ({ ref: { type: 'ref/prompt', name: p.name }, arg: a.name })),
-      ),
-      ...templates.flatMap((t) =>
-        [...t.uriTemplate.matchAll(/\{\+?(\w+)\}/g)].map((m) => ({
-          ref: { type: 'ref/resource', uri: t.uriTemplate },
-          arg: m[1] as string,
-        })),
-      ),
-    ];
-    for (const { ref, arg } of refs) {
-      for (const value of oddUrls(fx)) {
-        const params = { ref, argument: { name: arg, value } } as Parameters<
-          typeof fx.session.client.complete
-        >[0];
-        failures.push(
-          ...check(
-            `complete ${JSON.stringify(ref)} ${arg}=${oddInputLabel(value)}`,
-            value,
-            await oddInputAnswer(fx.session.client.complete(params)),
-          ),
-        );
-      }
-    }
     const uris = [
       ...templates.flatMap((t) =>
         oddUrls(fx).flatMap((u) => {
@@ -184,14 +142,7 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       '',
       'not a uri',
     ];
-    for (const uri of uris) {
-      const answer = await oddInputAnswer(fx.session.client.readResource({ uri }));
-      let decoded = uri;
-      try {
-        decoded = decodeURIComponent(uri);
-      } catch {}
-      failures.push(...check(`read ${oddInputLabel(uri)}`, [uri, decoded], answer));
-    }
+    failures.push(...(await oddResourceSweep(target(), { uris })));
     expect(failures).toEqual([]);
   }, 120_000);
 });

@@ -9,28 +9,20 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession } from '@mcpkit/core/testing';
+import type { TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withParentDir } from '../src/fs/pinned.js';
 import { removeTree } from '../src/fs/remove-tree.js';
 import { world } from './harness.js';
-import { asker, ERAS, expectError, ioApp, ok } from './io-kit.js';
-import { type newTreeLayer, realTreeHash, resetTree } from './tree-fs-layer.js';
+import { asker, ERAS, expectError, ok } from './io-kit.js';
+import { realHash as hash, realFs, resetTree, type TreeLayer } from './tree-fs-layer.js';
+import { treeSession } from './tree-kit.js';
 
-const layer = vi.hoisted(() => ({}) as ReturnType<typeof newTreeLayer>);
-vi.mock('node:fs/promises', async (original) => {
-  const { newTreeLayer: make, treePromises } = await import('./tree-fs-layer.js');
-  Object.assign(layer, make());
-  const fs = await vi.importActual<typeof import('node:fs')>('node:fs');
-  return treePromises(await original<Record<string, unknown>>(), fs, layer);
-});
-vi.mock('node:fs', async (original) => {
-  const { treeFs } = await import('./tree-fs-layer.js');
-  return treeFs(await original<Record<string, unknown>>(), layer);
-});
-
-const hash = async (dir: string) =>
-  realTreeHash(await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises'), dir);
+const layer = vi.hoisted(() => ({}) as TreeLayer);
+vi.mock('node:fs/promises', async (original) =>
+  (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+);
+vi.mock('node:fs', async (original) => (await import('./tree-fs-layer.js')).mockTreeFs(original, layer));
 
 /** top/{a.txt, z.txt, mid/{f00…f09.txt, mnt/{inside.txt, sub/deep.txt}}}; mid/mnt looks mounted. */
 async function makeTree(base: string): Promise<{ top: string; mid: string; mnt: string }> {
@@ -61,16 +53,10 @@ describe.each(ERAS)('mount points below a tree, %s era', (era) => {
   beforeEach(async () => {
     w = await world();
     tree = await makeTree(w.allowed);
-    const app = await ioApp([w.allowed]);
     ask = asker();
-    session = await connect(app, { era, elicitation: ask.elicitation });
-    close = async () => {
-      await session.close();
-      await app.close();
-    };
+    ({ session, close } = await treeSession(w, era, layer, ask));
   });
   afterEach(async () => {
-    resetTree(layer);
     await close();
     await w.cleanup();
   });
@@ -88,7 +74,7 @@ describe.each(ERAS)('mount points below a tree, %s era', (era) => {
     ok(await session.callTool('delete_file', { path: join(tree.mnt, 'inside.txt') }));
     await mkdir(join(tree.mid, 'plain', 'nested'), { recursive: true });
     ok(await session.callTool('delete_file', { path: join(tree.mid, 'plain'), recursive: true }));
-    const real = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+    const real = await realFs();
     expect(await real.readdir(tree.mnt)).toEqual([]);
     expect((await real.readdir(tree.mid)).sort()).toContain('mnt');
     expect(await real.readdir(tree.mid)).not.toContain('plain');
@@ -143,7 +129,7 @@ describe.each(ERAS)('mount points below a tree, %s era', (era) => {
     layer.crossing.add(tree.top);
     const before = await hash(tree.top);
     ok(await session.callTool('move_file', { source: tree.top, destination: join(w.allowed, 'moved') }));
-    const real = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+    const real = await realFs();
     expect((await real.readdir(w.allowed)).sort()).toEqual(['moved']);
     // The same entries, modes and contents, under the new name.
     await real.rename(join(w.allowed, 'moved'), tree.top);
@@ -173,7 +159,7 @@ describe('the removal itself, for a tree it did not count first', () => {
     await expect(remove(tree.top)).rejects.toThrow(
       /^The delete stopped at "allowed\/top\/mid\/mnt", a mount point or a btrfs subvolume \(another file system inside "allowed\/top"\) that a recursive delete does not cross: what it had reached is deleted and the rest is kept; delete what is inside it separately\.$/,
     );
-    const real = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+    const real = await realFs();
     expect(await real.readdir(tree.top)).toEqual(['mid']);
     expect(await hash(tree.mid)).toBe(midBefore);
   });

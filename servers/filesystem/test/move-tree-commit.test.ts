@@ -11,21 +11,13 @@ import { UserError } from '@mcpkit/core/errors';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { moveEntry } from '../src/fs/transfer.js';
 import { world } from './harness.js';
-import { type newTreeLayer, realTreeHash, resetTree } from './tree-fs-layer.js';
+import { realFs as real, realHash, resetTree, type TreeLayer } from './tree-fs-layer.js';
 
-const layer = vi.hoisted(() => ({}) as ReturnType<typeof newTreeLayer>);
-vi.mock('node:fs/promises', async (original) => {
-  const { newTreeLayer: make, treePromises } = await import('./tree-fs-layer.js');
-  Object.assign(layer, make());
-  const fs = await vi.importActual<typeof import('node:fs')>('node:fs');
-  return treePromises(await original<Record<string, unknown>>(), fs, layer);
-});
-vi.mock('node:fs', async (original) => {
-  const { treeFs } = await import('./tree-fs-layer.js');
-  return treeFs(await original<Record<string, unknown>>(), layer);
-});
-
-const real = () => vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+const layer = vi.hoisted(() => ({}) as TreeLayer);
+vi.mock('node:fs/promises', async (original) =>
+  (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+);
+vi.mock('node:fs', async (original) => (await import('./tree-fs-layer.js')).mockTreeFs(original, layer));
 
 describe('a move between file systems once its copy is in place', () => {
   let w: Awaited<ReturnType<typeof world>>;
@@ -64,8 +56,8 @@ describe('a move between file systems once its copy is in place', () => {
     );
 
   it('finishes removing the source when the call is cancelled, and says the cancel was not obeyed', async () => {
-    const before = await realTreeHash(await real(), top);
-    const outside = await realTreeHash(await real(), w.outside);
+    const before = await realHash(top);
+    const outside = await realHash(w.outside);
     abortAtRemoval();
     const outcome = await move();
     expect(controller.signal.aborted).toBe(true);
@@ -73,8 +65,8 @@ describe('a move between file systems once its copy is in place', () => {
     const fs = await real();
     expect(await fs.readdir(w.allowed)).toEqual(['moved']);
     await fs.rename(moved, top);
-    expect(await realTreeHash(fs, top)).toBe(before);
-    expect(await realTreeHash(fs, w.outside)).toBe(outside);
+    expect(await realHash(top)).toBe(before);
+    expect(await realHash(w.outside)).toBe(outside);
   });
 
   it('still stops at the stall deadline, keeping what it had not removed', async () => {

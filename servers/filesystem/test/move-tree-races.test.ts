@@ -10,26 +10,18 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession } from '@mcpkit/core/testing';
+import type { TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { world } from './harness.js';
-import { ERAS, expectError, ioApp, ok } from './io-kit.js';
-import { type newTreeLayer, realTreeHash, resetTree } from './tree-fs-layer.js';
+import { ERAS, expectError, ok } from './io-kit.js';
+import { realHash as hash, realFs as real, type TreeLayer } from './tree-fs-layer.js';
+import { treeSession } from './tree-kit.js';
 
-const layer = vi.hoisted(() => ({}) as ReturnType<typeof newTreeLayer>);
-vi.mock('node:fs/promises', async (original) => {
-  const { newTreeLayer: make, treePromises } = await import('./tree-fs-layer.js');
-  Object.assign(layer, make());
-  const fs = await vi.importActual<typeof import('node:fs')>('node:fs');
-  return treePromises(await original<Record<string, unknown>>(), fs, layer);
-});
-vi.mock('node:fs', async (original) => {
-  const { treeFs } = await import('./tree-fs-layer.js');
-  return treeFs(await original<Record<string, unknown>>(), layer);
-});
-
-const real = () => vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
-const hash = async (dir: string) => realTreeHash(await real(), dir);
+const layer = vi.hoisted(() => ({}) as TreeLayer);
+vi.mock('node:fs/promises', async (original) =>
+  (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+);
+vi.mock('node:fs', async (original) => (await import('./tree-fs-layer.js')).mockTreeFs(original, layer));
 
 /** Every file content under `dir`, read without the layer. */
 async function contents(dir: string): Promise<string> {
@@ -54,15 +46,9 @@ describe.each(ERAS)('a tree swapped while a move copies it, %s era', (era) => {
     await writeFile(join(top, 'a.txt'), 'a');
     await writeFile(join(top, 'sub', 'x.txt'), 'x');
     layer.crossing.add(top);
-    const app = await ioApp([w.allowed]);
-    session = await connect(app, { era });
-    close = async () => {
-      await session.close();
-      await app.close();
-    };
+    ({ session, close } = await treeSession(w, era, layer));
   });
   afterEach(async () => {
-    resetTree(layer);
     await close();
     await w.cleanup();
   });

@@ -11,13 +11,17 @@ import { RootSet } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
 import {
   connect,
-  type OddInputCase,
   type OddInputTool,
+  type OddSweepTarget,
+  oddCompletionSweep,
+  oddForeignCursors,
   oddInputAnswer,
-  oddInputCases,
   oddInputLabel,
-  oddInputProblems,
-  oddInputReport,
+  oddLoopAnswers,
+  oddPromptSweep,
+  oddResourceSweep,
+  oddSweepCheck,
+  oddToolSweep,
   scriptedModel,
   type TestSession,
 } from '@mcpkit/core/testing';
@@ -64,12 +68,12 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
   let session: TestSession;
   let listed: OddInputTool[];
   let outsideHash: string;
-  const foreignCursors: string[] = [];
+  let foreignCursors: string[];
   // The model summarize_directory samples; the loop test below scripts one per call.
   let model = scriptedModel();
-  const hosts = () => [w.base, PACKAGE_DIR];
+  const target = (): OddSweepTarget => ({ session, hosts: [w.base, PACKAGE_DIR] });
   const check = (label: string, sent: unknown, answer: Awaited<ReturnType<typeof oddInputAnswer>>) =>
-    oddInputReport(label, answer, oddInputProblems(answer, sent, hosts()));
+    oddSweepCheck(target(), label, sent, answer);
 
   beforeAll(async () => {
     w = await world();
@@ -83,16 +87,12 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
     });
     listed = (await session.client.listTools()).tools as OddInputTool[];
     // Genuine cursors, each made for another call than the one it will be sent to.
-    for (const [tool, args] of [
+    foreignCursors = await oddForeignCursors(session, [
       ['list_directory', { path: 'many' }],
       ['search_files', { path: 'many', pattern: '*.txt' }],
       ['search_content', { path: 'many', query: 'file' }],
       ['list_directory_with_sizes', { path: 'many' }],
-    ] as const) {
-      const result = await session.callTool(tool, args);
-      const next = (result.structuredContent as { nextCursor?: string } | undefined)?.nextCursor;
-      if (next) foreignCursors.push(next);
-    }
+    ]);
   });
   afterAll(async () => {
     await session.close();
@@ -112,18 +112,12 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       const tool = listed.find((t) => t.name === name) as OddInputTool;
       const base = fsBase(w)[name];
       expect(base, `no base arguments for ${name}`).toBeDefined();
-      const cases: OddInputCase[] = [
-        ...oddInputCases(tool, base as Record<string, unknown>, fsBattery(w, foreignCursors)),
-        ...(fsExtras()[name] ?? []).map((args) => ({ label: `extra ${JSON.stringify(args)}`, args })),
-      ];
-      const writes = tool.annotations?.readOnlyHint !== true;
-      const failures: string[] = [];
-      for (const c of cases) {
-        if (writes) await populate(w);
-        const answer = await oddInputAnswer(session.callTool(name, c.args));
-        failures.push(...check(c.label, c.args, answer));
-      }
-      await populate(w);
+      const failures = await oddToolSweep(target(), tool, {
+        base: base as Record<string, unknown>,
+        battery: fsBattery(w, foreignCursors),
+        extras: fsExtras()[name],
+        restore: () => populate(w),
+      });
       expect(failures).toEqual([]);
       expect(await treeHash(w.outside)).toBe(outsideHash);
     },
@@ -147,13 +141,9 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
         session.callTool('summarize_directory', { path: 'dir', maxIterations: 8 }),
       );
       failures.push(...check(`summarize with ${oddInputLabel(chunk)}`, chunk, answer));
-      const last = model.requests.at(-1)?.messages ?? [];
-      const results = last.flatMap((m) => (Array.isArray(m.content) ? m.content : [m.content]));
-      const told = results.filter((b) => b.type === 'tool_result');
+      const told = oddLoopAnswers(model.requests);
       expect(told.length).toBe(chunk.length * 2);
-      for (const [n, b] of told.entries()) {
-        const text = (b.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
-        const said = { isError: (b as { isError?: boolean }).isError === true, protocolError: false, text };
+      for (const [n, said] of told.entries()) {
         failures.push(...check(`loop ${oddInputLabel(chunk[n >> 1])} #${n}`, chunk, said));
       }
     }
@@ -161,51 +151,21 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
   });
 
   it('answers odd prompt arguments with a prompt or one clear sentence', async () => {
-    const prompts = (await session.client.listPrompts()).prompts;
-    const failures: string[] = [];
-    for (const prompt of prompts) {
-      for (const arg of prompt.arguments ?? []) {
-        for (const value of oddPaths(w)) {
-          const args = {
-            ...Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, 'dir'])),
-            [arg.name]: value,
-          };
-          const answer = await oddInputAnswer(
-            session.client.getPrompt({ name: prompt.name, arguments: args }),
-          );
-          failures.push(...check(`${prompt.name} ${arg.name}=${oddInputLabel(value)}`, args, answer));
-        }
-      }
-      const answer = await oddInputAnswer(session.client.getPrompt({ name: prompt.name, arguments: {} }));
-      failures.push(...check(`${prompt.name} without arguments`, {}, answer));
-    }
+    const failures = await oddPromptSweep(target(), { base: () => 'dir', values: () => oddPaths(w) });
     const unknown = await oddInputAnswer(session.client.getPrompt({ name: 'no_such_prompt', arguments: {} }));
     failures.push(...check('unknown prompt', {}, unknown));
     expect(failures).toEqual([]);
   });
 
   it('completes odd values to candidates or one clear sentence', async () => {
-    const prompts = (await session.client.listPrompts()).prompts;
-    const refs = [
-      ...prompts.flatMap((p) =>
-        (p.arguments ?? []).map((a) => ({ ref: { type: 'ref/prompt', name: p.name }, arg: a.name })),
-      ),
-      { ref: { type: 'ref/resource', uri: 'file://{+path}' }, arg: 'path' },
-      { ref: { type: 'ref/resource', uri: 'file://{+nope}' }, arg: 'path' },
-      { ref: { type: 'ref/prompt', name: 'no_such_prompt' }, arg: 'path' },
-    ];
-    const failures: string[] = [];
-    for (const { ref, arg } of refs) {
-      for (const value of [...oddPaths(w), ...ODD_GLOBS]) {
-        const params = { ref, argument: { name: arg, value } } as Parameters<
-          typeof session.client.complete
-        >[0];
-        const answer = await oddInputAnswer(session.client.complete(params));
-        failures.push(
-          ...check(`complete ${JSON.stringify(ref)} ${arg}=${oddInputLabel(value)}`, value, answer),
-        );
-      }
-    }
+    const failures = await oddCompletionSweep(target(), {
+      refs: [
+        { ref: { type: 'ref/resource', uri: 'file://{+path}' }, arg: 'path' },
+        { ref: { type: 'ref/resource', uri: 'file://{+nope}' }, arg: 'path' },
+        { ref: { type: 'ref/prompt', name: 'no_such_prompt' }, arg: 'path' },
+      ],
+      tries: [...oddPaths(w), ...ODD_GLOBS],
+    });
     expect(failures).toEqual([]);
   });
 
@@ -226,17 +186,9 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       'not a uri',
       `${base}/a.txt?x=1#y`,
     ];
-    const failures: string[] = [];
-    for (const uri of uris) {
-      const answer = await oddInputAnswer(session.client.readResource({ uri }));
-      // A refusal may quote the URI's own path, as URL parsing decodes it.
-      const sent = [uri, ...pathOf(uri)];
-      failures.push(...check(`read ${oddInputLabel(uri)}`, sent, answer));
-      if (era === 'legacy') {
-        const sub = await oddInputAnswer(session.client.subscribeResource({ uri }));
-        failures.push(...check(`subscribe ${oddInputLabel(uri)}`, sent, sub));
-      }
-    }
+    // A refusal may quote the URI's own path, as URL parsing decodes it.
+    const sent = (uri: string) => [uri, ...pathOf(uri)];
+    const failures = await oddResourceSweep(target(), { uris, sent, subscribe: () => true });
     expect(failures).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ODD_STRINGS, type OddInputBattery, type OddInputSchema } from '@mcpkit/core/testing';
+import { ODD_STRINGS, type OddInputBattery, type OddInputSchema, oddCursors } from '@mcpkit/core/testing';
 
 /** The temporary directories of one sweep (see harness.ts `world`). */
 export interface SweepWorld {
@@ -156,14 +156,9 @@ export function oddPatches(w: SweepWorld): string[] {
   ];
 }
 
-/** Cursors that do not belong: garbage, truncated, edited, or made by another call. */
-export function oddCursors(foreign: readonly string[]): string[] {
-  const edited = foreign.flatMap((c) => [
-    c.slice(0, -3),
-    `${c.slice(0, -1)}${c.endsWith('A') ? 'B' : 'A'}`,
-    c.split('').reverse().join(''),
-  ]);
-  return ['garbage', 'eyJ9', 'e30', 'x'.repeat(10_000), '', '%00', ...foreign, ...edited];
+/** Core's odd cursors, and a NUL and each foreign cursor reversed besides. */
+function fsCursors(foreign: readonly string[]): string[] {
+  return [...oddCursors(foreign), '%00', ...foreign.map((c) => c.split('').reverse().join(''))];
 }
 
 /** The sweep's battery for filesystem tools: each argument by its name. */
@@ -174,7 +169,7 @@ export function fsBattery(w: SweepWorld, cursors: readonly string[]): OddInputBa
       return [[], ...paths.map((p) => [p]), paths.slice(0, 10)];
     if (schema.type !== 'string') return undefined;
     if (['path', 'source', 'destination', 'cwd'].includes(name)) return paths;
-    if (name === 'cursor') return oddCursors(cursors);
+    if (name === 'cursor') return fsCursors(cursors);
     if (['pattern', 'include', 'excludePatterns'].includes(name)) return [...ODD_GLOBS];
     if (name === 'query') return [...ODD_REGEXES, ...ODD_STRINGS];
     if (name === 'patch') return oddPatches(w);

@@ -6,24 +6,19 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, type TestSession } from '@mcpkit/core/testing';
+import type { TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hasProcFd, O_PATH } from '../src/fs/pinned.js';
 import { world } from './harness.js';
-import { asker, ERAS, ioApp, ok } from './io-kit.js';
-import { type newTreeLayer, realTreeHash, resetTree } from './tree-fs-layer.js';
+import { asker, ERAS, ok } from './io-kit.js';
+import { realHash, type TreeLayer } from './tree-fs-layer.js';
+import { treeSession } from './tree-kit.js';
 
-const layer = vi.hoisted(() => ({}) as ReturnType<typeof newTreeLayer>);
-vi.mock('node:fs/promises', async (original) => {
-  const { newTreeLayer: make, treePromises } = await import('./tree-fs-layer.js');
-  Object.assign(layer, make());
-  const fs = await vi.importActual<typeof import('node:fs')>('node:fs');
-  return treePromises(await original<Record<string, unknown>>(), fs, layer);
-});
-vi.mock('node:fs', async (original) => {
-  const { treeFs } = await import('./tree-fs-layer.js');
-  return treeFs(await original<Record<string, unknown>>(), layer);
-});
+const layer = vi.hoisted(() => ({}) as TreeLayer);
+vi.mock('node:fs/promises', async (original) =>
+  (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+);
+vi.mock('node:fs', async (original) => (await import('./tree-fs-layer.js')).mockTreeFs(original, layer));
 
 const LEVELS = 20;
 const NAME = 'd'.repeat(250);
@@ -56,24 +51,17 @@ describe.each(ERAS)('a tree deeper than a path can name, %s era', (era) => {
     w = await world();
     top = join(w.allowed, 'top');
     makeDeep(top);
-    const app = await ioApp([w.allowed]);
     ask = asker();
-    session = await connect(app, { era, elicitation: ask.elicitation });
-    close = async () => {
-      await session.close();
-      await app.close();
-    };
+    ({ session, close } = await treeSession(w, era, layer, ask));
   });
   afterEach(async () => {
     if (!hasProcFd()) return;
-    resetTree(layer);
     await close();
     // GNU rm walks by descriptor too; fs.rm would stop at the path length.
     execFileSync('rm', ['-rf', w.base]);
   });
 
-  const outsideHash = async () =>
-    realTreeHash(await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises'), w.outside);
+  const outsideHash = () => realHash(w.outside);
 
   it('counts and deletes it', async () => {
     const outside = await outsideHash();

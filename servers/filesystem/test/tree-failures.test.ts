@@ -12,26 +12,18 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession } from '@mcpkit/core/testing';
+import type { TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { world } from './harness.js';
-import { asker, ERAS, expectError, ioApp, ok } from './io-kit.js';
-import { type newTreeLayer, realTreeHash, resetTree } from './tree-fs-layer.js';
+import { asker, ERAS, expectError, ok } from './io-kit.js';
+import { realHash as hash, realFs as real, type TreeLayer } from './tree-fs-layer.js';
+import { treeSession } from './tree-kit.js';
 
-const layer = vi.hoisted(() => ({}) as ReturnType<typeof newTreeLayer>);
-vi.mock('node:fs/promises', async (original) => {
-  const { newTreeLayer: make, treePromises } = await import('./tree-fs-layer.js');
-  Object.assign(layer, make());
-  const fs = await vi.importActual<typeof import('node:fs')>('node:fs');
-  return treePromises(await original<Record<string, unknown>>(), fs, layer);
-});
-vi.mock('node:fs', async (original) => {
-  const { treeFs } = await import('./tree-fs-layer.js');
-  return treeFs(await original<Record<string, unknown>>(), layer);
-});
-
-const real = () => vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
-const hash = async (dir: string) => realTreeHash(await real(), dir);
+const layer = vi.hoisted(() => ({}) as TreeLayer);
+vi.mock('node:fs/promises', async (original) =>
+  (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+);
+vi.mock('node:fs', async (original) => (await import('./tree-fs-layer.js')).mockTreeFs(original, layer));
 
 const NOBODY = 65534;
 const ROOT = process.getuid?.() === 0;
@@ -75,16 +67,10 @@ describe.each(ERAS)('a tree move or delete that cannot go through, %s era', (era
     layer.before = (call, at) => {
       if (call === 'mkdir' && at.startsWith(`${w.allowed}/`)) made.push(at);
     };
-    const app = await ioApp([w.allowed]);
     ask = asker();
-    session = await connect(app, { era, elicitation: ask.elicitation });
-    close = async () => {
-      await session.close();
-      await app.close();
-    };
+    ({ session, close } = await treeSession(w, era, layer, ask));
   });
   afterEach(async () => {
-    resetTree(layer);
     made.length = 0;
     await close();
     await w.cleanup();
@@ -94,6 +80,13 @@ describe.each(ERAS)('a tree move or delete that cannot go through, %s era', (era
   const move = () => {
     made.length = 0;
     return session.callTool('move_file', { source: top, destination: join(w.allowed, 'moved') });
+  };
+
+  /** Adds top/sub/locked, with a file in it, a directory no one may read. */
+  const lockSub = async () => {
+    await mkdir(join(top, 'sub', 'locked'));
+    await writeFile(join(top, 'sub', 'locked', 'x.txt'), 'x');
+    await chmod(join(top, 'sub', 'locked'), 0o000);
   };
 
   it('removes its whole copy, read-only directories too, when a file cannot be read part way', async (ctx) => {
@@ -137,9 +130,7 @@ describe.each(ERAS)('a tree move or delete that cannot go through, %s era', (era
 
   it('refuses a move with a directory it cannot read before it makes anything', async (ctx) => {
     ctx.skip(!CAN_DROP, SKIP_REASON);
-    await mkdir(join(top, 'sub', 'locked'));
-    await writeFile(join(top, 'sub', 'locked', 'x.txt'), 'x');
-    await chmod(join(top, 'sub', 'locked'), 0o000);
+    await lockSub();
     const before = await hash(w.base);
     const answer = await asUser(w.base, move);
     expect(expectError(answer, w, undefined, [top])).toBe(
@@ -151,9 +142,7 @@ describe.each(ERAS)('a tree move or delete that cannot go through, %s era', (era
 
   it('refuses a recursive delete with a directory it cannot read, before asking', async (ctx) => {
     ctx.skip(!CAN_DROP, SKIP_REASON);
-    await mkdir(join(top, 'sub', 'locked'));
-    await writeFile(join(top, 'sub', 'locked', 'x.txt'), 'x');
-    await chmod(join(top, 'sub', 'locked'), 0o000);
+    await lockSub();
     const before = await hash(w.base);
     const answer = await asUser(w.base, () =>
       session.callTool('delete_file', { path: top, recursive: true }),

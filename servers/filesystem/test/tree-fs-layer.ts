@@ -1,9 +1,20 @@
 /**
  * A file system layer for the tree tests (count, delete, move across file systems), used through
  * `vi.mock('node:fs')` and `vi.mock('node:fs/promises')` in the test file like `stall-layer.ts`,
- * with what tree walks need on top of it. Walks name entries through descriptors
- * (`/proc/self/fd/N/name`), so every path is first resolved to the real path it stands for, as
- * the kernel would: a call through a descriptor into a stalled mount waits like any other.
+ * with what tree walks need on top of it. The test file's factories hand over to this one, which
+ * is loaded from inside them and so imports no file system module at run time:
+ *
+ * ```ts
+ * const layer = vi.hoisted(() => ({}) as TreeLayer);
+ * vi.mock('node:fs/promises', async (original) =>
+ *   (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+ * );
+ * vi.mock('node:fs', async (original) => (await import('./tree-fs-layer.js')).mockTreeFs(original, layer));
+ * ```
+ *
+ * Walks name entries through descriptors (`/proc/self/fd/N/name`), so every path is first
+ * resolved to the real path it stands for, as the kernel would: a call through a descriptor into
+ * a stalled mount waits like any other.
  *
  * - **Stall:** calls under `dir` wait while `stalled`, all of them or only those named in `ops`.
  * - **Another device:** `lstat` and `stat` of `mounts`, and of anything below them, answer with a
@@ -14,6 +25,7 @@
  * - **A race:** `before` runs ahead of every asynchronous call, with its name and real path.
  */
 import type * as Fs from 'node:fs';
+import { vi } from 'vitest';
 
 export interface TreeLayer {
   dir: string;
@@ -31,7 +43,7 @@ export interface TreeLayer {
   heldNow: () => void;
 }
 
-export function newTreeLayer(): TreeLayer {
+function newTreeLayer(): TreeLayer {
   return {
     dir: '\0none',
     stalled: false,
@@ -117,7 +129,7 @@ function lastOf(layer: TreeLayer, listing: unknown): unknown {
 }
 
 /** `node:fs/promises` through the layer; `fs` is the real `node:fs`, to resolve descriptors. */
-export function treePromises<M extends Record<string, unknown>>(real: M, fs: typeof Fs, layer: TreeLayer): M {
+function treePromises<M extends Record<string, unknown>>(real: M, fs: typeof Fs, layer: TreeLayer): M {
   const resolve = resolver(fs);
   const wrapped: Record<string, unknown> = { ...real };
   for (const [name, value] of Object.entries(real)) {
@@ -142,7 +154,7 @@ export function treePromises<M extends Record<string, unknown>>(real: M, fs: typ
 }
 
 /** `node:fs` with its callback `open` through the layer and synchronous file calls recorded. */
-export function treeFs<M extends Record<string, unknown>>(real: M, layer: TreeLayer): M {
+function treeFs<M extends Record<string, unknown>>(real: M, layer: TreeLayer): M {
   const resolve = resolver(real as unknown as typeof Fs);
   const wrapped: Record<string, unknown> = { ...real };
   for (const [name, value] of Object.entries(real)) {
@@ -167,11 +179,32 @@ export function treeFs<M extends Record<string, unknown>>(real: M, layer: TreeLa
   return { ...wrapped, default: wrapped } as unknown as M;
 }
 
+/** The `node:fs/promises` factory: `layer` (hoisted, empty) is filled, and the real module wrapped. */
+export async function mockTreePromises(original: () => Promise<unknown>, layer: TreeLayer) {
+  Object.assign(layer, newTreeLayer());
+  const fs = await vi.importActual<typeof Fs>('node:fs');
+  return treePromises((await original()) as Record<string, unknown>, fs, layer);
+}
+
+/** The `node:fs` factory, over the same `layer`. */
+export async function mockTreeFs<M extends Record<string, unknown>>(
+  original: () => Promise<unknown>,
+  layer: TreeLayer,
+): Promise<M> {
+  return treeFs((await original()) as M, layer);
+}
+
+/** The real `node:fs/promises`, past the layer. */
+export function realFs(): Promise<typeof import('node:fs/promises')> {
+  return vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+}
+
 /**
- * A digest of every entry under `dir` read with `fs` (the real `node:fs/promises`, from
- * `vi.importActual`), so it can be taken while the layer stalls: names, types, modes, contents.
+ * A digest of every entry under `dir` read with the real `node:fs/promises`, so it can be taken
+ * while the layer stalls: names, types, modes, contents.
  */
-export async function realTreeHash(fs: typeof import('node:fs/promises'), dir: string): Promise<string> {
+export async function realHash(dir: string): Promise<string> {
+  const fs = await realFs();
   const { createHash } = await import('node:crypto');
   const hash = createHash('sha256');
   const walk = async (d: string): Promise<void> => {

@@ -9,33 +9,28 @@
 import { renameSync, symlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession } from '@mcpkit/core/testing';
+import type { TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hasProcFd } from '../src/fs/pinned.js';
 import { world } from './harness.js';
-import { asker, ERAS, expectError, ioApp } from './io-kit.js';
-import { type newTreeLayer, realTreeHash, resetTree } from './tree-fs-layer.js';
+import { asker, ERAS, expectError } from './io-kit.js';
+import { realHash as hash, realFs as real, type TreeLayer } from './tree-fs-layer.js';
+import { treeSession } from './tree-kit.js';
 
-const layer = vi.hoisted(() => ({}) as ReturnType<typeof newTreeLayer>);
-vi.mock('node:fs/promises', async (original) => {
-  const { newTreeLayer: make, treePromises } = await import('./tree-fs-layer.js');
-  Object.assign(layer, make());
-  const fs = await vi.importActual<typeof import('node:fs')>('node:fs');
-  return treePromises(await original<Record<string, unknown>>(), fs, layer);
-});
+const layer = vi.hoisted(() => ({}) as TreeLayer);
+vi.mock('node:fs/promises', async (original) =>
+  (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+);
 vi.mock('node:fs', async (original) => {
-  const { treeFs } = await import('./tree-fs-layer.js');
-  const fs = treeFs(
-    await original<typeof import('node:fs') & { default: typeof import('node:fs') }>(),
+  const { mockTreeFs } = await import('./tree-fs-layer.js');
+  const fs = await mockTreeFs<typeof import('node:fs') & { default: typeof import('node:fs') }>(
+    original,
     layer,
   );
   const existsSync = (path: Parameters<typeof fs.existsSync>[0]) =>
     path !== '/proc/self/fd' && fs.existsSync(path);
   return { ...fs, existsSync, default: { ...fs.default, existsSync } };
 });
-
-const real = () => vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
-const hash = async (dir: string) => realTreeHash(await real(), dir);
 
 describe.each(ERAS)('a tree walked by path, without /proc/self/fd, %s era', (era) => {
   let w: Awaited<ReturnType<typeof world>>;
@@ -53,16 +48,10 @@ describe.each(ERAS)('a tree walked by path, without /proc/self/fd, %s era', (era
     await writeFile(join(top, 'a.txt'), 'a');
     await writeFile(join(sub, 'x.txt'), 'x');
     for (let i = 0; i < 5; i++) await writeFile(join(w.outside, `more${i}.txt`), 'outside');
-    const app = await ioApp([w.allowed]);
     ask = asker();
-    session = await connect(app, { era, elicitation: ask.elicitation });
-    close = async () => {
-      await session.close();
-      await app.close();
-    };
+    ({ session, close } = await treeSession(w, era, layer, ask));
   });
   afterEach(async () => {
-    resetTree(layer);
     await close();
     await w.cleanup();
   });

@@ -20,10 +20,11 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type TestSession } from '@mcpkit/core/testing';
+import type { TestSession } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { treeHash, world } from './harness.js';
-import { asker, ERAS, expectError, ioApp, ok } from './io-kit.js';
+import { asker, ERAS, expectError, ok } from './io-kit.js';
+import { treeSession } from './tree-kit.js';
 
 const SKIP_REASON = 'needs root on Linux and a kernel that lets this process mount tmpfs and bind mounts';
 
@@ -65,13 +66,8 @@ describe.each(ERAS)('real mounts below a tree, %s era', (era) => {
   beforeEach(async (ctx) => {
     ctx.skip(!mountable, SKIP_REASON);
     w = await world();
-    const app = await ioApp([w.allowed]);
     ask = asker();
-    session = await connect(app, { era, elicitation: ask.elicitation });
-    close = async () => {
-      await session.close();
-      await app.close();
-    };
+    ({ session, close } = await treeSession(w, era, undefined, ask));
   });
   afterEach(async () => {
     if (!mountable) return;

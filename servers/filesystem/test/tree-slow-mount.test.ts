@@ -13,22 +13,22 @@ import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFilesystemApp } from '../src/server.js';
 import { world } from './harness.js';
-import { asker } from './io-kit.js';
-import { type newTreeLayer, realTreeHash, releaseTree, resetTree, stallTree } from './tree-fs-layer.js';
+import { asker, ERAS } from './io-kit.js';
+import {
+  realHash as hash,
+  realFs,
+  releaseTree,
+  resetTree,
+  stallTree,
+  type TreeLayer,
+} from './tree-fs-layer.js';
 
-const layer = vi.hoisted(() => ({}) as ReturnType<typeof newTreeLayer>);
-vi.mock('node:fs/promises', async (original) => {
-  const { newTreeLayer: make, treePromises } = await import('./tree-fs-layer.js');
-  Object.assign(layer, make());
-  const fs = await vi.importActual<typeof import('node:fs')>('node:fs');
-  return treePromises(await original<Record<string, unknown>>(), fs, layer);
-});
-vi.mock('node:fs', async (original) => {
-  const { treeFs } = await import('./tree-fs-layer.js');
-  return treeFs(await original<Record<string, unknown>>(), layer);
-});
+const layer = vi.hoisted(() => ({}) as TreeLayer);
+vi.mock('node:fs/promises', async (original) =>
+  (await import('./tree-fs-layer.js')).mockTreePromises(original, layer),
+);
+vi.mock('node:fs', async (original) => (await import('./tree-fs-layer.js')).mockTreeFs(original, layer));
 
-const ERAS = ['legacy', 'modern'] as const;
 const STALLED = /^"[^"]*top\/slow" did not answer within 0\.3 s: .* may be stalled; try again later[^.]*\.$/;
 
 describe.each(ERAS)('a tree reaching a stalled mount, %s era', (era) => {
@@ -38,8 +38,6 @@ describe.each(ERAS)('a tree reaching a stalled mount, %s era', (era) => {
   let app: App;
   let session: TestSession;
   let ask: ReturnType<typeof asker>;
-  const hash = async (dir: string) =>
-    realTreeHash(await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises'), dir);
 
   beforeEach(async () => {
     w = await world();
@@ -103,7 +101,7 @@ describe.each(ERAS)('a tree reaching a stalled mount, %s era', (era) => {
     expect(ask.asked).toHaveLength(1);
     const atAnswer = await hash(w.base);
     // It had really started: all but the stalled directory was gone when it was given up.
-    const real = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+    const real = await realFs();
     expect(await real.readdir(top)).toEqual(['slow']);
     await drain();
     expect(await hash(w.base)).toBe(atAnswer);

@@ -8,11 +8,11 @@
 import { existsSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
+import { type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseBlame } from '../src/git/parse-blame.js';
 import { runs } from './git-runs.js';
-import { type ReadFixture, readFixture } from './read-kit.js';
+import { perTest, type ReadFixture } from './read-kit.js';
 import { git } from './repo-kit.js';
 
 /** Something the test does just before the server starts a given git run. */
@@ -57,34 +57,30 @@ function porcelain(dir: string, path: string): Line[] {
 const NOT_YET = '0'.repeat(40);
 
 describe.each(['legacy', 'modern'] as const)('git_blame reads the file on disk, %s era', (era) => {
-  let fx: ReadFixture;
-  let session: TestSession | undefined;
-  afterEach(async () => {
+  const t = perTest(era);
+  afterEach(() => {
     hooks.before = undefined;
-    await session?.close();
-    session = undefined;
-    await fx.cleanup();
   });
 
   /** `f` committed as a, b, c, then edited on disk to a, EVIL, c: the same length. */
-  async function edited(): Promise<string> {
-    fx = await readFixture();
+  async function edited(): Promise<ReadFixture> {
+    const fx = await t.fixture();
     await writeFile(join(fx.repo, 'f'), 'a\nb\nc\n');
     git(fx.repo, 'add', 'f');
     git(fx.repo, 'commit', '-q', '-m', 'abc');
     await writeFile(join(fx.repo, 'f'), 'a\nEVIL\nc\n');
-    return fx.repo;
+    return fx;
   }
 
   it.each([
     ['assume-unchanged', '--assume-unchanged'],
     ['skip-worktree', '--skip-worktree'],
   ])('shows the edited line of a file marked %s, not the staged one', async (_, flag) => {
-    const repo = await edited();
-    git(repo, 'update-index', flag, 'f');
-    session = await connect(fx.app, { era });
+    const fx = await edited();
+    git(fx.repo, 'update-index', flag, 'f');
+    const session = await t.connect(fx.app);
     const { lines, text, forms } = await blamed(session, 'f');
-    expect(lines).toEqual(porcelain(repo, 'f'));
+    expect(lines).toEqual(porcelain(fx.repo, 'f'));
     expect(lines[1]).toEqual({ line: 2, sha: NOT_YET, text: 'EVIL' });
     expect(text).not.toMatch(/\| b$/m);
     // The incremental run gave the commits; its text was the staged copy, so porcelain answered.
@@ -92,7 +88,7 @@ describe.each(['legacy', 'modern'] as const)('git_blame reads the file on disk, 
   });
 
   it('shows a same-size edit the stat check cannot see, under an ident attribute', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     const repo = fx.repo;
     git(repo, 'config', 'core.checkStat', 'minimal');
     git(repo, 'config', 'core.trustctime', 'false');
@@ -108,7 +104,7 @@ describe.each(['legacy', 'modern'] as const)('git_blame reads the file on disk, 
     utimesSync(file, old, old);
     // The premise: git's own status sees no change.
     expect(git(repo, 'status', '--porcelain', '--', 'f')).toBe('');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const { lines } = await blamed(session, 'f');
     expect(lines).toEqual(porcelain(repo, 'f'));
     expect(lines[1]).toEqual({ line: 2, sha: NOT_YET, text: 'X' });
@@ -118,34 +114,34 @@ describe.each(['legacy', 'modern'] as const)('git_blame reads the file on disk, 
     ['before the blame', 'blame'],
     ['after the blame', 'hash-object'],
   ])('answers with one version of a file saved again %s', async (_, run) => {
-    const repo = await edited();
-    session = await connect(fx.app, { era });
+    const fx = await edited();
+    const session = await t.connect(fx.app);
     // Saved (same length) just before the run named: the text read first is no longer the file.
     hooks.before = (args) => {
       if (!args.includes(run)) return;
       hooks.before = undefined;
-      writeFileSync(join(repo, 'f'), 'a\nNEW!\nc\n');
+      writeFileSync(join(fx.repo, 'f'), 'a\nNEW!\nc\n');
     };
     const { lines, forms } = await blamed(session, 'f');
-    expect(lines).toEqual(porcelain(repo, 'f'));
+    expect(lines).toEqual(porcelain(fx.repo, 'f'));
     expect(lines[1]).toEqual({ line: 2, sha: NOT_YET, text: 'NEW!' });
     expect(forms).toEqual(['incremental', 'porcelain']);
   });
 
   it('keeps to one incremental run when the file on disk is the text read', async () => {
-    const repo = await edited();
-    session = await connect(fx.app, { era });
+    const fx = await edited();
+    const session = await t.connect(fx.app);
     const { lines, forms } = await blamed(session, 'f');
-    expect(lines).toEqual(porcelain(repo, 'f'));
+    expect(lines).toEqual(porcelain(fx.repo, 'f'));
     expect(forms).toEqual(['incremental']);
   });
 
   it('hashes the file on disk without running the clean filter the repository declares', async () => {
-    const repo = await edited();
+    const fx = await edited();
     const marker = join(fx.base, 'ran');
-    await writeFile(join(repo, '.git', 'info', 'attributes'), 'f filter=evil\n');
-    git(repo, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
-    session = await connect(fx.app, { era });
+    await writeFile(join(fx.repo, '.git', 'info', 'attributes'), 'f filter=evil\n');
+    git(fx.repo, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
+    const session = await t.connect(fx.app);
     const earlier = runs.length;
     const { lines, forms } = await blamed(session, 'f');
     expect(lines[1]).toEqual({ line: 2, sha: NOT_YET, text: 'EVIL' });
@@ -158,11 +154,11 @@ describe.each(['legacy', 'modern'] as const)('git_blame reads the file on disk, 
   it.skipIf(process.platform === 'win32')(
     'blames a symbolic link as the link, which is not hashed by its path',
     async () => {
-      fx = await readFixture();
+      const fx = await t.fixture();
       symlinkSync('README.md', join(fx.repo, 'link'));
       git(fx.repo, 'add', 'link');
       git(fx.repo, 'commit', '-q', '-m', 'link');
-      session = await connect(fx.app, { era });
+      const session = await t.connect(fx.app);
       const earlier = runs.length;
       const { lines, forms } = await blamed(session, 'link');
       expect(lines).toEqual(porcelain(fx.repo, 'link'));

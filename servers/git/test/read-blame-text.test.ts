@@ -7,11 +7,11 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type TestSession, textOf } from '@mcpkit/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { parseBlame } from '../src/git/parse-blame.js';
 import { runs } from './git-runs.js';
-import { importCommits, lineCommits, type ReadFixture, readFixture } from './read-kit.js';
+import { importCommits, lineCommits, perTest } from './read-kit.js';
 import { git, makeRepo } from './repo-kit.js';
 
 vi.mock('@mcpkit/core/progress', async (importOriginal) => {
@@ -46,16 +46,10 @@ function porcelain(dir: string, args: readonly string[]): Line[] {
 }
 
 describe.each(['legacy', 'modern'] as const)('git_blame text, %s era', (era) => {
-  let fx: ReadFixture;
-  let session: TestSession | undefined;
-  afterEach(async () => {
-    await session?.close();
-    session = undefined;
-    await fx.cleanup();
-  });
+  const t = perTest(era);
 
   it('gives the lines the porcelain blame gives, from one incremental blame', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     importCommits(fx.repo, lineCommits(30));
     // Uncommitted changes, one of them a last line without newline.
     await writeFile(join(fx.repo, 'README.md'), '# App\nA new line.');
@@ -65,7 +59,7 @@ describe.each(['legacy', 'modern'] as const)('git_blame text, %s era', (era) => 
     await writeFile(join(fx.repo, 'bytes.bin'), Buffer.from('a\0b\n\xff\xfe tail\nlast', 'latin1'));
     git(fx.repo, 'add', 'bytes.bin');
     git(fx.repo, 'commit', '-q', '-m', 'bytes');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ path: 'README.md' }, ['--', 'README.md']],
       [{ path: 'history.txt' }, ['--', 'history.txt']],
@@ -91,13 +85,13 @@ describe.each(['legacy', 'modern'] as const)('git_blame text, %s era', (era) => 
   });
 
   it('reads the work tree file the way blame does: through the end-of-line rules', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     git(fx.repo, 'config', 'core.autocrlf', 'true');
     await writeFile(join(fx.repo, 'crlf.txt'), 'one\r\ntwo\r\n');
     git(fx.repo, 'add', 'crlf.txt');
     git(fx.repo, 'commit', '-q', '-m', 'crlf');
     await writeFile(join(fx.repo, 'crlf.txt'), 'one\r\nTWO\r\nthree\r\n');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const { lines, forms } = await blamed(session, { path: 'crlf.txt' });
     expect(lines).toEqual(porcelain(fx.repo, ['--', 'crlf.txt']));
     // No carriage return: blame reads the file converted, and so does the text.
@@ -106,13 +100,13 @@ describe.each(['legacy', 'modern'] as const)('git_blame text, %s era', (era) => 
   });
 
   it('falls back to the porcelain blame where the text cannot be read beside it, with the same answer', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     // A SHA-256 repository names its empty tree differently: the work tree text is not read.
     const repo = join(fx.base, 'repos', 'wide');
     git(join(fx.base, 'repos'), 'init', '-q', '-b', 'main', '--object-format=sha256', 'wide');
     await makeRepo(repo, [{ 'notes.md': 'first\nsecond\n' }]);
     await writeFile(join(repo, 'notes.md'), 'first\nchanged\n');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const { lines, forms } = await blamed(session, { repo_path: repo, path: 'notes.md' });
     expect(lines).toEqual(porcelain(repo, ['--', 'notes.md']));
     expect(lines.map((l) => [l.sha.length, l.text])).toEqual([

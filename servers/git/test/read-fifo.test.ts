@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
+import { type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { type ReadFixture, readFixture } from './read-kit.js';
+import { perTest } from './read-kit.js';
 import { git } from './repo-kit.js';
 
 // The user's home, where git finds their own ignore and attributes files: set before the server's
@@ -32,24 +32,19 @@ type Call = [tool: string, args: Record<string, unknown>];
 describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const)(
   'no wait on a FIFO, %s era',
   (era) => {
-    let fx: ReadFixture;
-    let session: TestSession | undefined;
-    afterEach(async () => {
-      await session?.close();
-      session = undefined;
-      await fx.cleanup();
-    });
+    const t = perTest(era);
+    // The user's own files one test writes: gone before the next test, even when that one failed.
+    afterEach(() => rm(join(home, '.config'), { recursive: true, force: true }));
 
-    /** A FIFO outside the allowed directories, nobody writing to it. */
-    function fifo(name: string): string {
-      const path = join(fx.outside, name);
+    /** A FIFO named `name` in `dir` (outside the allowed directories), nobody writing to it. */
+    function fifo(dir: string, name: string): string {
+      const path = join(dir, name);
       execFileSync('mkfifo', [path]);
       return path;
     }
 
     /** Calls each tool and expects its result, not an error. */
-    async function answered(calls: readonly Call[]): Promise<void> {
-      if (!session) throw new Error('connect first');
+    async function answered(session: TestSession, calls: readonly Call[]): Promise<void> {
       for (const [tool, args] of calls) {
         const result = await session.callTool(tool, args);
         expect(result.isError, `${tool} ${JSON.stringify(args)}: ${textOf(result)}`).toBeFalsy();
@@ -57,16 +52,16 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
     }
 
     it("waits on no attributes or ignore file the repository names, and still reads the user's own", async () => {
-      fx = await readFixture();
-      git(fx.repo, 'config', 'core.attributesFile', fifo('attributes'));
-      git(fx.repo, 'config', 'core.excludesFile', fifo('ignore'));
+      const fx = await t.fixture();
+      git(fx.repo, 'config', 'core.attributesFile', fifo(fx.outside, 'attributes'));
+      git(fx.repo, 'config', 'core.excludesFile', fifo(fx.outside, 'ignore'));
       mkdirSync(join(home, '.config', 'git'), { recursive: true });
       await writeFile(join(home, '.config', 'git', 'ignore'), '*.log\n');
       await writeFile(join(fx.repo, 'debug.log'), 'noise\n');
       await writeFile(join(fx.repo, 'notes.txt'), 'kept\n');
       await writeFile(join(fx.repo, 'README.md'), '# App, changed\n');
-      session = await connect(fx.app, { era });
-      await answered([
+      const session = await t.connect(fx.app);
+      await answered(session, [
         ['git_status', {}],
         ['git_diff_unstaged', {}],
         ['git_diff_staged', {}],
@@ -83,21 +78,20 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
       git(fx.repo, 'config', '--unset', 'core.attributesFile');
       git(fx.repo, 'config', '--unset', 'core.excludesFile');
       expect(git(fx.repo, 'diff', '--cached', '--name-only').trim()).toBe('notes.txt');
-      await rm(join(home, '.config'), { recursive: true, force: true });
     });
 
     it('waits on no other file the configuration names: revisions to skip, mailmap, hooks, template, signers', async () => {
-      fx = await readFixture();
-      git(fx.repo, 'config', 'blame.ignoreRevsFile', fifo('revs'));
-      git(fx.repo, 'config', 'mailmap.file', fifo('mailmap'));
-      git(fx.repo, 'config', 'core.hooksPath', fifo('hooks'));
-      git(fx.repo, 'config', 'commit.template', fifo('template'));
-      git(fx.repo, 'config', 'gpg.ssh.allowedSignersFile', fifo('signers'));
+      const fx = await t.fixture();
+      git(fx.repo, 'config', 'blame.ignoreRevsFile', fifo(fx.outside, 'revs'));
+      git(fx.repo, 'config', 'mailmap.file', fifo(fx.outside, 'mailmap'));
+      git(fx.repo, 'config', 'core.hooksPath', fifo(fx.outside, 'hooks'));
+      git(fx.repo, 'config', 'commit.template', fifo(fx.outside, 'template'));
+      git(fx.repo, 'config', 'gpg.ssh.allowedSignersFile', fifo(fx.outside, 'signers'));
       git(fx.repo, 'config', 'log.showSignature', 'true');
       await writeFile(join(fx.repo, 'README.md'), '# App, changed\n');
       git(fx.repo, 'add', 'README.md');
-      session = await connect(fx.app, { era });
-      await answered([
+      const session = await t.connect(fx.app);
+      await answered(session, [
         ['git_blame', { path: 'README.md' }],
         ['git_blame', { path: 'README.md', ref: 'HEAD' }],
         ['git_log', {}],
@@ -109,8 +103,8 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
     });
 
     it('refuses to blame, in one sentence, where git would wait on a file of the repository', async () => {
-      fx = await readFixture();
-      session = await connect(fx.app, { era });
+      const fx = await t.fixture();
+      const session = await t.connect(fx.app);
       const gitDir = join(fx.repo, '.git');
       const cases: Array<[make: () => void, path: string]> = [
         [() => execFileSync('mkfifo', [join(fx.repo, '.mailmap')]), join(fx.repo, '.mailmap')],
@@ -147,8 +141,8 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
         rmSync(path, { force: true });
       }
       // A link named like a work tree file is no danger: git does not follow it there.
-      symlinkSync(fifo('linked'), join(fx.repo, '.mailmap'));
-      await answered([['git_blame', { path: 'docs/guide.md' }]]);
+      symlinkSync(fifo(fx.outside, 'linked'), join(fx.repo, '.mailmap'));
+      await answered(session, [['git_blame', { path: 'docs/guide.md' }]]);
     });
   },
 );

@@ -1,13 +1,46 @@
 /**
- * Fixtures for the read tools' tests: the shared fixture with the server's real app, and long
- * histories made in one `git fast-import` run instead of one process per commit.
+ * Fixtures for the read tools' tests: the shared fixture with the server's real app, a test's
+ * fixture and client closed after it, and long histories made in one `git fast-import` run instead
+ * of one process per commit.
  */
 import { execFileSync } from 'node:child_process';
+import { type ConnectOptions, connect, type TestSession } from '@mcpkit/core/testing';
+import { afterEach } from 'vitest';
 import { FIXTURE_ENV, git, type RepoFixture, repoFixture } from './repo-kit.js';
 
 /** The shared fixture (`base/repos/app` with three commits, `base/outside`) with the server's app. */
 export type ReadFixture = RepoFixture;
 export const readFixture = repoFixture;
+
+/** What one test makes, each closed or removed once the test is over. */
+export interface PerTest {
+  /** A fresh {@link readFixture}. */
+  fixture(): Promise<ReadFixture>;
+  /** A client of `app` in the describe block's era. */
+  connect(app: ReadFixture['app']): Promise<TestSession>;
+}
+
+/** A {@link PerTest} for every test of the calling describe block, whose clients speak `era`. */
+export function perTest(era: ConnectOptions['era']): PerTest {
+  let fx: ReadFixture | undefined;
+  let session: TestSession | undefined;
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+    await fx?.cleanup();
+    fx = undefined;
+  });
+  return {
+    async fixture() {
+      fx = await readFixture();
+      return fx;
+    },
+    async connect(app) {
+      session = await connect(app, { era });
+      return session;
+    },
+  };
+}
 
 /** One commit for {@link importCommits}: the files it sets, whole. */
 export interface ImportedCommit {

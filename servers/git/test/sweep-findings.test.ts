@@ -7,12 +7,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RootSet } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
 import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitApp } from '../src/server.js';
-import { buildRepos, type GitSweepWorld, restoreRepos } from './sweep-world.js';
+import { buildRepos, type GitSweepWorld, gitSweepApp, restoreRepos } from './sweep-world.js';
 
 // Right-to-left override: quoted raw, it makes the rest of the message read backwards.
 const RLO = '\u202e';
@@ -24,11 +22,7 @@ describe.each(['legacy', 'modern'] as const)('sentences the sweep found missing,
 
   beforeAll(async () => {
     w = await buildRepos(await mkdtemp(join(tmpdir(), 'mcpkit-git-found-')));
-    app = createGitApp({
-      roots: await RootSet.create([w.repos]),
-      defaultRepository: join(w.repos, 'app'),
-      globalConfigFile: '/dev/null',
-    });
+    app = await gitSweepApp(w);
     session = await connect(app, { era });
   });
   afterAll(async () => {

@@ -11,22 +11,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RootSet } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
 import {
   connect,
-  type OddInputCase,
   type OddInputTool,
-  oddInputAnswer,
-  oddInputCases,
-  oddInputLabel,
-  oddInputProblems,
-  oddInputReport,
+  type OddSweepTarget,
+  oddCompletionSweep,
+  oddForeignCursors,
+  oddPromptSweep,
+  oddResourceSweep,
+  oddToolSweep,
   scriptedModel,
   type TestSession,
 } from '@mcpkit/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitApp } from '../src/server.js';
 import { tools as defined } from '../src/tools/index.js';
 import {
   buildRepos,
@@ -34,9 +32,11 @@ import {
   type GitSweepWorld,
   gitBattery,
   gitExtras,
+  gitSweepApp,
   oddFilePaths,
   oddRepos,
   oddRevisions,
+  outsideTree,
   restoreRepos,
 } from './sweep-world.js';
 
@@ -50,20 +50,14 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
   let app: App;
   let session: TestSession;
   let listed: OddInputTool[];
-  const foreignCursors: string[] = [];
-
-  const check = (label: string, sent: unknown, answer: Awaited<ReturnType<typeof oddInputAnswer>>) =>
-    oddInputReport(label, answer, oddInputProblems(answer, sent, [w.base, PACKAGE_DIR]));
+  let foreignCursors: string[];
+  let outside: string[];
+  const target = (): OddSweepTarget => ({ session, hosts: [w.base, PACKAGE_DIR] });
 
   beforeAll(async () => {
     w = await buildRepos(await mkdtemp(join(tmpdir(), 'mcpkit-git-sweep-')));
-    app = createGitApp({
-      roots: await RootSet.create([w.repos]),
-      defaultRepository: join(w.repos, 'app'),
-      globalConfigFile: '/dev/null',
-      resultPageSize: 1,
-      notifyDebounceMs: 20,
-    });
+    outside = await outsideTree(w);
+    app = await gitSweepApp(w, { resultPageSize: 1, notifyDebounceMs: 20 });
     session = await connect(app, {
       era,
       elicitation: () => ({ action: 'accept', content: { confirm: true } }),
@@ -71,16 +65,12 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
     });
     listed = (await session.client.listTools()).tools as OddInputTool[];
     // Genuine cursors, each made for another call than the one it will be sent to.
-    for (const [tool, args] of [
+    foreignCursors = await oddForeignCursors(session, [
       ['git_log', { max_count: 1 }],
       ['git_reflog', { max_count: 1 }],
       ['git_branch', {}],
       ['git_tag', {}],
-    ] as const) {
-      const result = await session.callTool(tool, args);
-      const next = (result.structuredContent as { nextCursor?: string } | undefined)?.nextCursor;
-      if (next) foreignCursors.push(next);
-    }
+    ]);
   });
   afterAll(async () => {
     await session.close();
@@ -99,84 +89,37 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       const tool = listed.find((t) => t.name === name) as OddInputTool;
       const base = GIT_BASE[name];
       expect(base, `no base arguments for ${name}`).toBeDefined();
-      const cases: OddInputCase[] = [
-        ...oddInputCases(tool, base as Record<string, unknown>, gitBattery(w, foreignCursors)),
-        ...(gitExtras()[name] ?? []).map((args) => ({ label: `extra ${JSON.stringify(args)}`, args })),
-      ];
-      const writes = tool.annotations?.readOnlyHint !== true;
-      const failures: string[] = [];
-      for (const c of cases) {
-        if (writes) await restoreRepos(w);
-        const answer = await oddInputAnswer(session.callTool(name, c.args));
-        failures.push(...check(c.label, c.args, answer));
-      }
-      await restoreRepos(w);
+      const failures = await oddToolSweep(target(), tool, {
+        base: base as Record<string, unknown>,
+        battery: gitBattery(w, foreignCursors),
+        extras: gitExtras()[name],
+        restore: () => restoreRepos(w),
+      });
       expect(failures).toEqual([]);
+      expect(await outsideTree(w)).toEqual(outside);
     },
     // Hundreds of calls, each a git process or more: more than the default test time on a slow machine.
     180_000,
   );
 
   it('answers odd prompt arguments with a prompt or one clear sentence', async () => {
-    const prompts = (await session.client.listPrompts()).prompts;
-    const failures: string[] = [];
-    for (const prompt of prompts) {
-      const base = Object.fromEntries(
-        (prompt.arguments ?? []).filter((a) => a.required).map((a) => [a.name, 'HEAD']),
-      );
-      for (const arg of prompt.arguments ?? []) {
-        const values = arg.name === 'repo_path' ? oddRepos(w) : oddRevisions(w);
-        for (const value of values) {
-          const args = { ...base, [arg.name]: value };
-          const answer = await oddInputAnswer(
-            session.client.getPrompt({ name: prompt.name, arguments: args }),
-          );
-          failures.push(...check(`${prompt.name} ${arg.name}=${oddInputLabel(value)}`, args, answer));
-        }
-      }
-      const answer = await oddInputAnswer(session.client.getPrompt({ name: prompt.name, arguments: {} }));
-      failures.push(...check(`${prompt.name} without arguments`, {}, answer));
-    }
+    const failures = await oddPromptSweep(target(), {
+      base: (a) => (a.required ? 'HEAD' : undefined),
+      values: (name) => (name === 'repo_path' ? oddRepos(w) : oddRevisions(w)),
+    });
     expect(failures).toEqual([]);
   }, 120_000);
 
   it('completes odd values to candidates or one clear sentence', async () => {
-    const prompts = (await session.client.listPrompts()).prompts;
-    const templates = (await session.client.listResourceTemplates()).resourceTemplates;
-    const refs = [
-      ...prompts.flatMap((p) =>
-        (p.arguments ?? []).map((a) => ({ ref: { type: 'ref/prompt', name: p.name }, arg: a.name })),
-      ),
-      ...templates.flatMap((t) =>
-        [...t.uriTemplate.matchAll(/\{\+?(\w+)\}/g)].map((m) => ({
-          ref: { type: 'ref/resource', uri: t.uriTemplate },
-          arg: m[1] as string,
-        })),
-      ),
-    ];
-    const failures: string[] = [];
-    for (const { ref, arg } of refs) {
-      for (const repo of [undefined, ...oddRepos(w)]) {
-        const value = 'ma';
-        const context = repo === undefined ? {} : { context: { arguments: { repo_path: repo, repo } } };
-        const params = { ref, argument: { name: arg, value }, ...context } as Parameters<
-          typeof session.client.complete
-        >[0];
-        const answer = await oddInputAnswer(session.client.complete(params));
-        failures.push(
-          ...check(`complete ${JSON.stringify(ref)} ${arg} in ${oddInputLabel(repo)}`, [value, repo], answer),
-        );
-      }
-      for (const value of oddFilePaths(w)) {
-        const params = { ref, argument: { name: arg, value } } as Parameters<
-          typeof session.client.complete
-        >[0];
-        const answer = await oddInputAnswer(session.client.complete(params));
-        failures.push(
-          ...check(`complete ${JSON.stringify(ref)} ${arg}=${oddInputLabel(value)}`, value, answer),
-        );
-      }
-    }
+    const failures = await oddCompletionSweep(target(), {
+      templates: true,
+      // A prefix typed alone and in each odd repository (named as the prompts and the templates name it), then odd paths.
+      tries: [
+        'ma',
+        ...oddRepos(w).map((repo) => ({ value: 'ma', context: { repo_path: repo, repo } })),
+        ...oddFilePaths(w),
+      ],
+    });
     expect(failures).toEqual([]);
   }, 120_000);
 
@@ -209,24 +152,7 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       `git://${r}/blob/%ZZ/x`,
     ]);
     uris.push('', 'git://', 'git:///status', 'file:///etc/passwd', 'not a uri');
-    const failures: string[] = [];
-    for (const uri of uris) {
-      const answer = await oddInputAnswer(session.client.readResource({ uri }));
-      failures.push(...check(`read ${oddInputLabel(uri)}`, [uri, safeDecode(uri)], answer));
-      if (era === 'legacy' && uri.endsWith('/status')) {
-        const sub = await oddInputAnswer(session.client.subscribeResource({ uri }));
-        failures.push(...check(`subscribe ${oddInputLabel(uri)}`, [uri, safeDecode(uri)], sub));
-      }
-    }
+    const failures = await oddResourceSweep(target(), { uris, subscribe: (uri) => uri.endsWith('/status') });
     expect(failures).toEqual([]);
   }, 180_000);
 });
-
-// A URI as the server decodes it, since a refusal may quote that.
-function safeDecode(uri: string): string {
-  try {
-    return decodeURIComponent(uri);
-  } catch {
-    return uri;
-  }
-}

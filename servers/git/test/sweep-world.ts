@@ -4,9 +4,12 @@
  * paths, revisions, file paths, names, messages, dates and cursors the sweep sends; and each
  * tool's base arguments. Writers run against a copy restored before each case.
  */
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { ODD_STRINGS, type OddInputBattery, type OddInputSchema } from '@mcpkit/core/testing';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { RootSet } from '@mcpkit/core/roots';
+import { ODD_STRINGS, type OddInputBattery, type OddInputSchema, oddCursors } from '@mcpkit/core/testing';
+import { createGitApp, type GitOptions } from '../src/server.js';
 import { git, makeRepo } from './repo-kit.js';
 
 /** The sweep's folders: `repos` (the allowed directory), its pristine copy, and `outside`. */
@@ -50,10 +53,42 @@ export async function buildRepos(base: string): Promise<GitSweepWorld> {
   };
 }
 
+/** The app the sweeps serve: `repos/` allowed, its `app` the default, no global configuration; `more` adds options. */
+export async function gitSweepApp(w: GitSweepWorld, more: Partial<GitOptions> = {}) {
+  return createGitApp({
+    roots: await RootSet.create([w.repos]),
+    defaultRepository: join(w.repos, 'app'),
+    globalConfigFile: '/dev/null',
+    ...more,
+  });
+}
+
 /** Puts `repos/` back as it was built: every writer's case starts from it. */
 export async function restoreRepos(w: GitSweepWorld): Promise<void> {
   for (const name of await readdir(w.repos)) await rm(join(w.repos, name), { recursive: true, force: true });
   await cp(join(w.base, 'pristine'), w.repos, { recursive: true, verbatimSymlinks: true });
+}
+
+/**
+ * Everything outside the allowed `repos/`, each entry with its content's hash: the base folder's
+ * entries, and all of `outside/` and the pristine copy. No tool may change any of it.
+ */
+export async function outsideTree(w: GitSweepWorld): Promise<string[]> {
+  const found = (await readdir(w.base)).map((name) => `${name}/`);
+  for (const top of ['outside', 'pristine']) {
+    for (const e of await readdir(join(w.base, top), { recursive: true, withFileTypes: true })) {
+      const path = join(e.parentPath, e.name);
+      const kind = e.isFile()
+        ? createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex')
+        : e.isDirectory()
+          ? 'dir'
+          : 'other';
+      found.push(`${relative(w.base, path)} ${kind}`);
+    }
+  }
+  return found.sort();
 }
 
 /** Repository paths that are not a repository, or not one that may be used. */
@@ -165,12 +200,6 @@ export const ODD_DATES: readonly string[] = [
   '-1',
   ...ODD_STRINGS,
 ];
-
-/** Cursors that do not belong: garbage, truncated, edited, or made by another call. */
-export function oddCursors(foreign: readonly string[]): string[] {
-  const edited = foreign.flatMap((c) => [c.slice(0, -3), `${c.slice(0, -1)}${c.endsWith('A') ? 'B' : 'A'}`]);
-  return ['garbage', 'eyJ9', 'e30', 'x'.repeat(10_000), '', ...foreign, ...edited];
-}
 
 /** The sweep's battery for git tools: each argument by its name. */
 export function gitBattery(w: GitSweepWorld, cursors: readonly string[]): OddInputBattery {

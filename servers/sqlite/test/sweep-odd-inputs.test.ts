@@ -14,13 +14,17 @@ import { RootSet } from '@mcpkit/core/roots';
 import type { App } from '@mcpkit/core/server';
 import {
   connect,
-  type OddInputCase,
   type OddInputTool,
+  type OddSweepTarget,
+  oddCompletionSweep,
+  oddForeignCursors,
   oddInputAnswer,
-  oddInputCases,
   oddInputLabel,
-  oddInputProblems,
-  oddInputReport,
+  oddLoopAnswers,
+  oddPromptSweep,
+  oddResourceSweep,
+  oddSweepCheck,
+  oddToolSweep,
   type SamplingResponder,
   scriptedModel,
   type TestSession,
@@ -68,13 +72,17 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
   let session: TestSession;
   let listed: OddInputTool[];
   let outsideHash: Record<string, string>;
-  const foreignCursors: string[] = [];
+  let foreignCursors: string[];
   // The model ask_database samples; the loop test below scripts one per call.
   let model = scriptedModel();
   const respond: SamplingResponder = (params) => model.respond(params);
-
+  // The checks of an answer from `served`: no host path of its fixture, nor of the package.
+  const target = (served: typeof world = world): OddSweepTarget => ({
+    session: served.session,
+    hosts: [served.fixture.dir, PACKAGE_DIR],
+  });
   const check = (label: string, sent: unknown, answer: Awaited<ReturnType<typeof oddInputAnswer>>) =>
-    oddInputReport(label, answer, oddInputProblems(answer, sent, [world.fixture.dir, PACKAGE_DIR]));
+    oddSweepCheck(target(), label, sent, answer);
 
   beforeAll(async () => {
     requireBuiltChild();
@@ -83,15 +91,11 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
     outsideHash = treeHash(world.outside);
     listed = (await session.client.listTools()).tools as OddInputTool[];
     // Genuine cursors, each made for another call than the one it will be sent to.
-    for (const [tool, args] of [
+    foreignCursors = await oddForeignCursors(session, [
       ['read_query', { query: 'SELECT * FROM t', max_rows: 1 }],
       ['list_tables', {}],
       ['export_query', { query: 'SELECT * FROM t', max_rows: 30 }],
-    ] as const) {
-      const result = await session.callTool(tool, args);
-      const next = (result.structuredContent as { nextCursor?: string } | undefined)?.nextCursor;
-      if (next) foreignCursors.push(next);
-    }
+    ]);
   });
   afterAll(async () => {
     await session.close();
@@ -114,26 +118,13 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       // A writer changes the database: it gets one of its own, so the others see the fixture as built.
       const writes = tool.annotations?.readOnlyHint !== true;
       const own = writes ? await serve(era, respond) : world;
-      const cases: OddInputCase[] = [
-        ...oddInputCases(
-          tool,
-          base as Record<string, unknown>,
-          sqliteBattery(own.exportDir, own.outside, foreignCursors),
-        ),
-        ...(SQLITE_EXTRAS[name] ?? []).map((args) => ({ label: `extra ${JSON.stringify(args)}`, args })),
-      ];
-      const failures: string[] = [];
+      let failures: string[] = [];
       try {
-        for (const c of cases) {
-          const answer = await oddInputAnswer(own.session.callTool(name, c.args));
-          failures.push(
-            ...oddInputReport(
-              c.label,
-              answer,
-              oddInputProblems(answer, c.args, [own.fixture.dir, PACKAGE_DIR]),
-            ),
-          );
-        }
+        failures = await oddToolSweep(target(own), tool, {
+          base: base as Record<string, unknown>,
+          battery: sqliteBattery(own.exportDir, own.outside, foreignCursors),
+          extras: SQLITE_EXTRAS[name],
+        });
         expect(treeHash(own.outside)).toEqual(outsideHash);
       } finally {
         if (own !== world) {
@@ -156,14 +147,9 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       model = scriptedModel({ toolCalls: chunk.map((query) => ({ name: 'read_query', input: { query } })) });
       const answer = await oddInputAnswer(session.callTool('ask_database', { question: 'What is in t?' }));
       failures.push(...check(`ask with ${oddInputLabel(chunk)}`, chunk, answer));
-      const last = model.requests.at(-1)?.messages ?? [];
-      const told = last
-        .flatMap((m) => (Array.isArray(m.content) ? m.content : [m.content]))
-        .filter((b) => b.type === 'tool_result');
+      const told = oddLoopAnswers(model.requests);
       expect(told.length).toBe(chunk.length);
-      for (const [n, b] of told.entries()) {
-        const text = (b.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
-        const said = { isError: (b as { isError?: boolean }).isError === true, protocolError: false, text };
+      for (const [n, said] of told.entries()) {
         failures.push(...check(`loop ${oddInputLabel(chunk[n])}`, chunk, said));
       }
     }
@@ -171,55 +157,26 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
   }, 120_000);
 
   it('answers odd prompt arguments with a prompt or one clear sentence', async () => {
-    const prompts = (await session.client.listPrompts()).prompts;
-    const failures: string[] = [];
-    for (const prompt of prompts) {
-      const base = Object.fromEntries(
-        (prompt.arguments ?? []).filter((a) => a.required).map((a) => [a.name, 't']),
-      );
-      for (const arg of prompt.arguments ?? []) {
-        for (const value of ODD_TABLES) {
-          const args = { ...base, [arg.name]: value };
-          const answer = await oddInputAnswer(
-            session.client.getPrompt({ name: prompt.name, arguments: args }),
-          );
-          failures.push(...check(`${prompt.name} ${arg.name}=${oddInputLabel(value)}`, args, answer));
-        }
-      }
-      const answer = await oddInputAnswer(session.client.getPrompt({ name: prompt.name, arguments: {} }));
-      failures.push(...check(`${prompt.name} without arguments`, {}, answer));
-    }
+    const failures = await oddPromptSweep(target(), {
+      base: (a) => (a.required ? 't' : undefined),
+      values: () => ODD_TABLES,
+    });
     expect(failures).toEqual([]);
   }, 60_000);
 
   it('completes odd values to candidates or one clear sentence', async () => {
-    const prompts = (await session.client.listPrompts()).prompts;
-    const refs = [
-      ...prompts.flatMap((p) =>
-        (p.arguments ?? []).map((a) => ({ ref: { type: 'ref/prompt', name: p.name }, arg: a.name })),
+    const failures = await oddCompletionSweep(target(), {
+      refs: [
+        { ref: { type: 'ref/resource', uri: 'sqlite://table/{name}' }, arg: 'name' },
+        { ref: { type: 'ref/prompt', name: 'no_such_prompt' }, arg: 'table' },
+      ],
+      // Each value typed alone, then in the context of each odd table.
+      tries: [undefined, ...ODD_TABLES].flatMap((table) =>
+        ['', 'o', '%', table ?? 'x'].map((value) =>
+          table === undefined ? value : { value, context: { table } },
+        ),
       ),
-      { ref: { type: 'ref/resource', uri: 'sqlite://table/{name}' }, arg: 'name' },
-      { ref: { type: 'ref/prompt', name: 'no_such_prompt' }, arg: 'table' },
-    ];
-    const failures: string[] = [];
-    for (const { ref, arg } of refs) {
-      for (const table of [undefined, ...ODD_TABLES]) {
-        for (const value of ['', 'o', '%', table ?? 'x']) {
-          const context = table === undefined ? {} : { context: { arguments: { table } } };
-          const params = { ref, argument: { name: arg, value }, ...context } as Parameters<
-            typeof session.client.complete
-          >[0];
-          const answer = await oddInputAnswer(session.client.complete(params));
-          failures.push(
-            ...check(
-              `complete ${JSON.stringify(ref)} ${arg}=${oddInputLabel(value)} in ${oddInputLabel(table)}`,
-              [value, table],
-              answer,
-            ),
-          );
-        }
-      }
-    }
+    });
     expect(failures).toEqual([]);
   }, 60_000);
 
@@ -243,24 +200,7 @@ describe.each(ERAS)('odd inputs, %s era', (era) => {
       '',
       'not a uri',
     ];
-    const failures: string[] = [];
-    for (const uri of uris) {
-      const answer = await oddInputAnswer(session.client.readResource({ uri }));
-      failures.push(...check(`read ${oddInputLabel(uri)}`, [uri, safeDecode(uri)], answer));
-      if (era === 'legacy') {
-        const sub = await oddInputAnswer(session.client.subscribeResource({ uri }));
-        failures.push(...check(`subscribe ${oddInputLabel(uri)}`, [uri, safeDecode(uri)], sub));
-      }
-    }
+    const failures = await oddResourceSweep(target(), { uris, subscribe: () => true });
     expect(failures).toEqual([]);
   }, 60_000);
 });
-
-// A URI as the server decodes it, since a refusal may quote that.
-function safeDecode(uri: string): string {
-  try {
-    return decodeURIComponent(uri);
-  } catch {
-    return uri;
-  }
-}

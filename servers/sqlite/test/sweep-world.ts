@@ -6,7 +6,7 @@
  * and each tool's base arguments.
  */
 import { join } from 'node:path';
-import { ODD_STRINGS, type OddInputBattery, type OddInputSchema } from '@mcpkit/core/testing';
+import { ODD_STRINGS, type OddInputBattery, type OddInputSchema, oddCursors } from '@mcpkit/core/testing';
 
 /** Statements that fail (or should be refused) in each way SQLite or the server can say so. */
 export const ODD_SQL: readonly string[] = [
@@ -140,12 +140,6 @@ export function oddExportPaths(exportDir: string, outside: string): string[] {
     '/proc/self/environ',
     ...ODD_STRINGS,
   ];
-}
-
-/** Cursors that do not belong: garbage, truncated, edited, or made by another call. */
-export function oddCursors(foreign: readonly string[]): string[] {
-  const edited = foreign.flatMap((c) => [c.slice(0, -3), `${c.slice(0, -1)}${c.endsWith('A') ? 'B' : 'A'}`]);
-  return ['garbage', 'eyJ9', 'e30', 'x'.repeat(10_000), '', ...foreign, ...edited];
 }
 
 /** The sweep's battery for SQLite tools: each argument by its name. */

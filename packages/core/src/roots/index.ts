@@ -4,6 +4,7 @@
  * them or one clear sentence.
  */
 
+export type { DirectoryProbe } from './directory-probe.js';
 export { isSlowType, type Mount, parseMountInfo, parseMountListing } from './mount-table.js';
 export { type PathInputOptions, parsePathInput } from './path-input.js';
 export { type ResolvedPath, type ResolveMode, type Root, RootSet, type RootSetOptions } from './root-set.js';

@@ -23,7 +23,6 @@ import { escapeControlChars } from './sanitize.js';
 import type { StallGuard, StallScope } from './stall-guard.js';
 import { existingUnicodeForm } from './unicode.js';
 
-export type { DirectoryProbe } from './directory-probe.js';
 export type { Root } from './root-entries.js';
 
 /** What the caller is about to do; writes never go through a dangling symbolic link. */
@@ -72,12 +71,10 @@ const PLATFORM = process.platform;
  */
 export class RootSet {
   readonly #entries: readonly RootEntry[];
-  readonly #home: string | undefined;
   readonly #settings: RootSetOptions;
 
   private constructor(entries: readonly RootEntry[], settings: RootSetOptions) {
     this.#entries = entries;
-    this.#home = settings.home;
     this.#settings = settings;
   }
 
@@ -189,7 +186,11 @@ export class RootSet {
     if (!first) throw noRootsError();
     const mode = opts.mode ?? 'read';
     const p = pathFor(PLATFORM);
-    const absolute = parsePathInput(input, { base: first.root.path, home: this.#home, platform: PLATFORM });
+    const absolute = parsePathInput(input, {
+      base: first.root.path,
+      home: this.#settings.home,
+      platform: PLATFORM,
+    });
 
     const anchor = this.#lexicalAnchor(absolute);
     if (anchor === undefined) throw outsideError(input);
@@ -284,7 +285,11 @@ export class RootSet {
     if (!scope || !first) return;
     let absolute: string;
     try {
-      absolute = parsePathInput(input, { base: first.root.path, home: this.#home, platform: PLATFORM });
+      absolute = parsePathInput(input, {
+        base: first.root.path,
+        home: this.#settings.home,
+        platform: PLATFORM,
+      });
     } catch {
       return; // resolve explains a bad input
     }

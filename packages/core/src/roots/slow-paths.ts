@@ -17,8 +17,7 @@ const REFRESH_ELSEWHERE_MS = 30_000;
 /**
  * The slow paths of this process: the mount table, plus the operator's own list. The table is read
  * once before the first answer, then again in the background every few seconds (30 s where that
- * runs a program), and by a question that finds it older than that: no question waits for a
- * re-read, it is answered from the table in hand, and the next one from the new table.
+ * runs a program): no question waits for a re-read, it is answered from the table in hand.
  *
  * @example
  * ```ts
@@ -34,7 +33,6 @@ export class SlowPaths {
   /** Every mount point with its verdict, longest first, so the nearest mount decides. */
   #mounts: { path: string; slow: boolean }[] = [];
   readonly #extra: string[] = [];
-  #readAt = 0;
   #loading: Promise<void> | undefined;
   /** A background re-read is under way: one at a time. */
   #refreshing = false;
@@ -95,30 +93,19 @@ export class SlowPaths {
   #current(): string[] | undefined {
     // Not read yet (an app made without the command line): on Linux the first read is cheap enough
     // to wait for, once; elsewhere it starts here, and every path is slow until it is in.
+    // Later reads come from the timer (#keepFresh), never from a question.
     if (this.#slow === undefined) void this.ready();
-    else if (this.#stale()) this.#refresh();
     return this.#slow;
-  }
-
-  #stale(): boolean {
-    if (this.#refreshing || this.#platform === 'win32') return false;
-    const limit = this.#platform === 'linux' ? REFRESH_MS : REFRESH_ELSEWHERE_MS;
-    return Date.now() - this.#readAt > limit;
   }
 
   /** Reads the table again off the call path; the old one answers until the new one is in. */
   #refresh(): void {
     this.#refreshing = true;
     readMountTable(this.#platform)
+      // A table that could not be read again keeps the one in hand, until the next tick.
       .then(
-        (mounts) => {
-          // A table that could not be read again keeps the one in hand, until the next try.
-          if (mounts) this.#load(mounts);
-          else this.#readAt = Date.now();
-        },
-        () => {
-          this.#readAt = Date.now();
-        },
+        (mounts) => mounts && this.#load(mounts),
+        () => undefined,
       )
       .finally(() => {
         this.#refreshing = false;
@@ -144,7 +131,6 @@ export class SlowPaths {
       // An unreadable table on a platform that has one: assume nothing is slow rather than make
       // every call slow; the operator's --slow-path still applies.
       this.#mounts = relevant(mounts ?? [], this.#platform);
-      this.#readAt = Date.now();
       this.#keepFresh();
     }
     this.#slow = [...this.#mounts.filter((mount) => mount.slow).map((mount) => mount.path), ...this.#extra];

@@ -8,6 +8,7 @@
  * every file call in the process would wait, on local disks too.
  */
 import { UserError } from '../errors/index.js';
+import { isTimerDelay, MAX_TIMER_MS } from '../progress/timer-delay.js';
 import { type SlowPaths, slowPaths } from './slow-paths.js';
 
 /** Options for {@link StallGuard}. */
@@ -55,9 +56,6 @@ export function stallScopeOf(signal: AbortSignal | undefined): StallScope | unde
   return signal ? bySignal.get(signal) : undefined;
 }
 
-/** The longest delay a Node timer keeps: a longer one fires after a millisecond instead. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * Refuses options no guard can work with. A mistake in the server's own code, not the user's:
  * a command-line value is checked, with its own sentence, where it is read.
@@ -68,7 +66,7 @@ function checkOptions(options: StallGuardOptions): void {
   const { timeoutMs, slots, paths } = options;
   const timeout = `StallGuard timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`;
   if (typeof timeoutMs !== 'number') throw new TypeError(`${timeout}; got ${typeof timeoutMs}.`);
-  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) throw new RangeError(`${timeout}; got ${timeoutMs}.`);
+  if (!isTimerDelay(timeoutMs)) throw new RangeError(`${timeout}; got ${timeoutMs}.`);
   const slotCount = 'StallGuard slots must be a whole number of at least 1';
   if (slots !== undefined && typeof slots !== 'number')
     throw new TypeError(`${slotCount}; got ${typeof slots}.`);

@@ -3,12 +3,11 @@ import { lstat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errorMessage } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
+import { isTimerDelay, MAX_TIMER_MS } from '../progress/timer-delay.js';
 import type { WatchFactory, WatchProvider, WatchSource } from './types.js';
 
 /** How long a watch may take to start before the subscription is refused, unless the caller says. */
 const START_TIMEOUT_MS = 15_000;
-/** The longest delay a Node timer keeps: a longer one fires after a millisecond instead. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Editor scratch files (vim's `.name.swp`, backups ending in `~`, Sublime's temporaries): an open
@@ -98,7 +97,7 @@ export function watchFile(
   options: FileWatchOptions = {},
 ): WatchFactory {
   const timeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
-  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+  if (!isTimerDelay(timeoutMs)) {
     throw new RangeError(`startTimeoutMs must be above 0 and at most ${MAX_TIMER_MS}, got ${timeoutMs}.`);
   }
   return (_uri, changed) => startWatch(path, changed, log, timeoutMs);

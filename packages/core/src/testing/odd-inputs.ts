@@ -62,6 +62,12 @@ export const ODD_STRINGS: readonly string[] = [
   '\\',
 ];
 
+/** Cursors that do not belong: garbage, empty, huge, and `foreign` ones (made for another call) as sent, cut short and edited. */
+export function oddCursors(foreign: readonly string[] = []): string[] {
+  const edited = foreign.flatMap((c) => [c.slice(0, -3), `${c.slice(0, -1)}${c.endsWith('A') ? 'B' : 'A'}`]);
+  return ['garbage', 'eyJ9', 'e30', 'x'.repeat(10_000), '', ...foreign, ...edited];
+}
+
 /** Numbers around and beyond every limit a schema may have. */
 function oddNumbers(s: OddInputSchema): number[] {
   const edges = [s.minimum, s.maximum, s.exclusiveMinimum].filter((n): n is number => n !== undefined);

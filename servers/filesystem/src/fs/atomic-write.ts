@@ -45,7 +45,9 @@ export const KEPT_MODE_BITS = 0o777;
  */
 const SMALL_WRITE_BYTES = 64 * 1024;
 
-const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+/** A new file, never one already there and never through a link planted at its name. */
+export const CREATE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 const HOLD_FLAGS = O_PATH | (constants.O_NOFOLLOW ?? 0);
 
 const fsyncFd = promisify(fsync);

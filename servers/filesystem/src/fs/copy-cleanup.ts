@@ -1,8 +1,8 @@
-import type { Stats } from 'node:fs';
-import { lstat, rmdir, unlink } from 'node:fs/promises';
+import { rmdir, unlink } from 'node:fs/promises';
 import type { CopiedEntry, CopiedTree } from './copy-tree.js';
+import { lstatIfAny } from './existing.js';
 import type { PinnedDir } from './pinned.js';
-import { codeOf, sameEntry, setDirMode } from './tree-dirs.js';
+import { sameEntry, setDirMode } from './tree-dirs.js';
 
 /**
  * Removes what a failed tree copy made (`made`, its top `topName` in the pinned `to`), and only
@@ -28,13 +28,8 @@ async function removeMade(
   dev: number,
 ): Promise<boolean> {
   const path = parent.entry(name);
-  let stats: Stats;
-  try {
-    stats = await lstat(path);
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return true;
-    throw error;
-  }
+  const stats = await lstatIfAny(path);
+  if (!stats) return true;
   const own = { dev, ino: entry.to };
   if (!sameEntry(stats, own)) return false;
   if (!entry.dir) {

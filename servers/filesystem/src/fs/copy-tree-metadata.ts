@@ -1,6 +1,7 @@
 import type { CopiedEntry, CopiedTree } from './copy-tree.js';
+import { codeOf } from './errno-code.js';
 import { changedError, type PinnedDir } from './pinned.js';
-import { codeOf, pinChild, setDirMode } from './tree-dirs.js';
+import { pinChild, setDirMode } from './tree-dirs.js';
 
 /**
  * Gives every directory of a finished tree copy (see `copy-tree.ts`) the mode and times of its

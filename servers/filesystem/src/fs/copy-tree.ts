@@ -3,16 +3,15 @@ import { type FileHandle, lstat, lutimes, mkdir, open, readdir, readlink, symlin
 import { join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
-import { KEPT_MODE_BITS } from './atomic-write.js';
+import { CREATE_FLAGS, KEPT_MODE_BITS } from './atomic-write.js';
+import { codeOf } from './errno-code.js';
 import { changedError, type PinnedDir } from './pinned.js';
-import { codeOf, confirmByPath, confirmDir, pinChild, statOf } from './tree-dirs.js';
+import { below, confirmByPath, confirmDir, pinChild, sameEntry, statOf } from './tree-dirs.js';
 import type { TreeGuard } from './tree-guard.js';
+import { specialFileSentence } from './tree-messages.js';
 
 const CHUNK = 256 * 1024;
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-/** A new file, never one already there and never through a link planted at its name. */
-export const CREATE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 /** One entry a tree copy made, with the identity of its original, so both can be told apart from newcomers. */
 export interface CopiedEntry {
@@ -59,7 +58,6 @@ export async function copyBytes(
 interface Step {
   from: PinnedDir;
   name: string;
-  real: string;
   relative: string;
   to: PinnedDir;
   targetName: string;
@@ -91,18 +89,15 @@ export async function copyTree(
 ): Promise<void> {
   const top: CopiedEntry[] = [];
   try {
-    await copyEntry(
-      { from, name, real: join(from.real, name), relative: '', to, targetName, into: top },
-      guard,
-      made,
-    );
+    await copyEntry({ from, name, relative: '', to, targetName, into: top }, guard, made);
   } finally {
     made.top = top[0];
   }
 }
 
 async function copyEntry(step: Step, guard: TreeGuard, made: CopiedTree): Promise<void> {
-  const { from, name, real, relative, to, targetName, into } = step;
+  const { from, name, relative, to, targetName, into } = step;
+  const real = join(from.real, name);
   await guard.enter(real, relative);
   const source = from.entry(name);
   const target = to.entry(targetName);
@@ -125,13 +120,8 @@ async function copyEntry(step: Step, guard: TreeGuard, made: CopiedTree): Promis
   guard.step();
 }
 
-/** The refusal of a special file, which a move between file systems cannot copy. */
-export function specialFileSentence(display: string): string {
-  return `Nothing was moved: "${display}" is a special file (a FIFO, socket or device), which a move to another file system cannot copy; move or delete it first.`;
-}
-
 async function copyDirectory(step: Step, stats: Stats, guard: TreeGuard, made: CopiedTree): Promise<void> {
-  const { from, name, real, relative, to, targetName } = step;
+  const { from, name, relative, to, targetName } = step;
   const display = guard.display(relative);
   // Private while it fills, and until the whole copy is done.
   await mkdir(to.entry(targetName), { mode: 0o700 });
@@ -149,8 +139,7 @@ async function copyDirectory(step: Step, stats: Stats, guard: TreeGuard, made: C
       const names = await readdir(inside.path);
       await confirmByPath(inside, stats, display);
       for (const child of names) {
-        const sub = relative === '' ? child : `${relative}/${child}`;
-        const next = { from: inside, name: child, real: `${real}/${child}`, relative: sub };
+        const next = { from: inside, name: child, relative: below(relative, child) };
         // Without /proc: nothing written through a copy directory swapped meanwhile, nothing read
         // through a source directory swapped meanwhile kept (see `confirmByPath`).
         await confirmByPath(into, own, display);
@@ -187,7 +176,7 @@ async function copyFile(
   try {
     // Still the file the lstat saw: not a FIFO, a device or another file put in its place.
     const now = await input.stat();
-    if (!now.isFile() || now.ino !== stats.ino || now.dev !== stats.dev) throw changedError(display);
+    if (!now.isFile() || !sameEntry(now, stats)) throw changedError(display);
     const mode = stats.mode & KEPT_MODE_BITS;
     const output = await open(target, CREATE_FLAGS, mode);
     try {

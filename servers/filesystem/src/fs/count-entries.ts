@@ -1,9 +1,11 @@
 import type { Stats } from 'node:fs';
 import { opendir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { UserError } from '@mcpkit/core/errors';
 import { checkpoint } from '@mcpkit/core/progress';
+import { codeOf } from './errno-code.js';
 import { PinnedDir } from './pinned.js';
-import { codeOf, confirmByPath, statOf } from './tree-dirs.js';
+import { below, confirmByPath, statOf } from './tree-dirs.js';
 import type { TreeGuard } from './tree-guard.js';
 
 /** Options of {@link countEntries}. */
@@ -53,7 +55,7 @@ export async function countEntries(
     try {
       const stats = await statOf(dir);
       guard.checkDirectory(stats, top, '');
-      await countIn(dir, stats, top, '', guard, count, options);
+      await countIn(dir, stats, '', guard, count, options);
     } finally {
       await dir.close();
     }
@@ -66,14 +68,12 @@ export async function countEntries(
 async function countIn(
   dir: PinnedDir,
   identity: Stats,
-  real: string,
   relative: string,
   guard: TreeGuard,
   count: Count,
   options: CountOptions,
 ): Promise<void> {
   const subdirs: string[] = [];
-  const below = (name: string) => (relative === '' ? name : `${relative}/${name}`);
   // The listing streams, so a directory of millions of entries is not read whole for a count
   // that stops at the cap.
   for await (const dirent of await opendir(dir.path)) {
@@ -83,21 +83,21 @@ async function countIn(
     // Dirent types come from the directory itself, so a link to a directory is not a directory here.
     if (dirent.isDirectory()) subdirs.push(dirent.name);
     else if (options.refuseSpecial && !dirent.isFile() && !dirent.isSymbolicLink()) {
-      throw options.refuseSpecial(guard.display(below(dirent.name)));
+      throw options.refuseSpecial(guard.display(below(relative, dirent.name)));
     }
   }
   // Without /proc the listing went by path: it must have been of this very directory.
   await confirmByPath(dir, identity, guard.display(relative));
   for (const name of subdirs) {
     if (count.n > count.cap) return;
-    const subReal = `${real}/${name}`;
-    const sub = below(name);
+    const sub = below(relative, name);
+    const subReal = join(dir.real, name);
     await guard.enter(subReal, sub);
     const held = await enter(dir, name);
     if (!held) continue;
     try {
       guard.checkDirectory(held.stats, subReal, sub);
-      await countIn(held.dir, held.stats, subReal, sub, guard, count, options);
+      await countIn(held.dir, held.stats, sub, guard, count, options);
     } finally {
       await held.dir.close();
     }

@@ -1,16 +1,15 @@
 import type { Stats } from 'node:fs';
 import { lstat, rename } from 'node:fs/promises';
 import { UserError } from '@mcpkit/core/errors';
-import { escapeControlChars } from '@mcpkit/core/roots';
 import { removeCopy } from './copy-cleanup.js';
-import { type CopiedTree, copyTree, specialFileSentence } from './copy-tree.js';
+import { type CopiedTree, copyTree } from './copy-tree.js';
 import { applyDirectoryModes } from './copy-tree-metadata.js';
 import { countEntries } from './count-entries.js';
 import type { PinnedDir } from './pinned.js';
 import { type Kept, removeCopied } from './remove-copied.js';
 import { sameEntry, statOf } from './tree-dirs.js';
 import { TreeGuard } from './tree-guard.js';
-import { replacedSentence } from './tree-messages.js';
+import { displayBelow, replacedSentence, specialFileSentence } from './tree-messages.js';
 
 /** What a move did besides moving what was asked. */
 export interface MoveOutcome {
@@ -50,8 +49,7 @@ export async function moveTreeAcross(
 ): Promise<MoveOutcome> {
   const guard = await TreeGuard.open(source, { signal, action: 'move', dev: source.stats.dev });
   const made: CopiedTree = { fromDev: source.stats.dev };
-  const copyDisplay = (relative: string) =>
-    relative === '' ? to.display : `${to.display}/${escapeControlChars(relative)}`;
+  const copyDisplay = (relative: string) => displayBelow(to.display, relative);
   try {
     guard.refuseMountedTop(await statOf(from.dir));
     guard.refuseListedMounts();

@@ -2,6 +2,7 @@ import { lstat, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isUserError, UserError } from '@mcpkit/core/errors';
 import { atomicWrite } from './atomic-write.js';
+import { codeOf } from './errno-code.js';
 import type { PatchAction } from './patch.js';
 import { withParentDir } from './pinned.js';
 import { assertUnchanged } from './text-snapshot.js';
@@ -17,11 +18,6 @@ export interface PlannedChange {
   text: string | undefined;
   /** Digest of the content the change was computed from; `undefined` for a file that did not exist. */
   digest: string | undefined;
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /** Fails unless the folder of every file the patch creates exists: a patch never creates folders. */

@@ -11,6 +11,7 @@ import { lstat, readlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { UserError } from '@mcpkit/core/errors';
+import { codeOf } from './errno-code.js';
 
 // A bare descriptor, not a FileHandle: an O_PATH descriptor does no I/O, so it is closed inline
 // rather than with another trip through the thread pool.
@@ -59,11 +60,6 @@ export function changedError(display: string): UserError {
   return new UserError(
     `"${display}" changed on disk while it was being used (a directory on its path was moved or replaced by a symbolic link), so nothing was done with it; check it and try again.`,
   );
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /** A failed open of a directory to pin: gone stays ENOENT for the caller; a link or a file in its place is a swap. */

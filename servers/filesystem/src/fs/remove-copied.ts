@@ -1,9 +1,10 @@
-import type { Stats } from 'node:fs';
-import { lstat, readdir, rmdir, unlink } from 'node:fs/promises';
+import { readdir, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CopiedEntry, CopiedTree } from './copy-tree.js';
+import { codeOf } from './errno-code.js';
+import { lstatIfAny } from './existing.js';
 import type { PinnedDir } from './pinned.js';
-import { codeOf, sameEntry, statOf } from './tree-dirs.js';
+import { below, ignoreGone, sameEntry, statOf } from './tree-dirs.js';
 import type { TreeGuard } from './tree-guard.js';
 
 /** Entries a move left in the old place: how many, and the first few by their safe names. */
@@ -33,8 +34,7 @@ export async function removeCopied(
   guard: TreeGuard,
 ): Promise<Kept> {
   const kept: Kept = { count: 0, shown: [] };
-  if (made.top)
-    await removeOriginal(from, name, made.top, join(from.real, name), '', made.fromDev, guard, kept);
+  if (made.top) await removeOriginal(from, name, made.top, '', made.fromDev, guard, kept);
   return kept;
 }
 
@@ -47,13 +47,12 @@ async function removeOriginal(
   parent: PinnedDir,
   name: string,
   entry: CopiedEntry,
-  real: string,
   relative: string,
   dev: number,
   guard: TreeGuard,
   kept: Kept,
 ): Promise<void> {
-  await guard.enter(real, relative);
+  await guard.enter(join(parent.real, name), relative);
   const path = parent.entry(name);
   const stats = await lstatIfAny(path);
   // Gone already: someone else removed it meanwhile.
@@ -69,17 +68,17 @@ async function removeOriginal(
   try {
     dir = await parent.child(name);
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return;
+    const code = codeOf(error);
+    if (code === 'ENOENT') return;
     // Swapped for a link or a file since the lstat: not what was copied.
-    if (codeOf(error) === 'ELOOP' || codeOf(error) === 'ENOTDIR') return keep(kept, guard.display(relative));
+    if (code === 'ELOOP' || code === 'ENOTDIR') return keep(kept, guard.display(relative));
     throw error;
   }
   try {
     const now = await statOf(dir);
     if (!sameEntry(now, original)) return keep(kept, guard.display(relative));
     for (const child of entry.dir.entries) {
-      const sub = relative === '' ? child.name : `${relative}/${child.name}`;
-      await removeOriginal(dir, child.name, child, `${real}/${child.name}`, sub, dev, guard, kept);
+      await removeOriginal(dir, child.name, child, below(relative, child.name), dev, guard, kept);
     }
     guard.check();
     await removeEmptied(path, dir, entry, relative, guard, kept);
@@ -109,24 +108,7 @@ async function removeEmptied(
     // Copied entries still here were named where they were met; the others appeared meanwhile.
     const copied = new Set(entry.dir?.entries.map((child) => child.name));
     for (const left of await readdir(dir.path)) {
-      if (!copied.has(left)) keep(kept, guard.display(relative === '' ? left : `${relative}/${left}`));
+      if (!copied.has(left)) keep(kept, guard.display(below(relative, left)));
     }
-  }
-}
-
-async function lstatIfAny(path: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function ignoreGone(work: Promise<void>): Promise<void> {
-  try {
-    await work;
-  } catch (error) {
-    if (codeOf(error) !== 'ENOENT') throw error;
   }
 }

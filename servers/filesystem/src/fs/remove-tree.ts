@@ -1,15 +1,11 @@
-import { constants, type Dirent } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { type FileHandle, lstat, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { codeOf } from './errno-code.js';
+import { lstatIfAny } from './existing.js';
 import { hasProcFd, type PinnedDir } from './pinned.js';
+import { below, HANDLE_FLAGS, ignoreGone } from './tree-dirs.js';
 import { TreeGuard } from './tree-guard.js';
-
-const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** Options of {@link removeTree}. */
 export interface RemoveTreeOptions {
@@ -79,7 +75,7 @@ async function removeDirectory(
   let handle: FileHandle | undefined;
   if (hasProcFd()) {
     try {
-      handle = await open(path, DIR_FLAGS);
+      handle = await open(path, HANDLE_FLAGS);
     } catch (error) {
       const code = codeOf(error);
       // Replaced by a link (or a file) since the lstat: remove that entry itself, never what it points to.
@@ -97,7 +93,7 @@ async function removeDirectory(
     const child = (entry: Dirent) => ({
       path: `${inside}/${entry.name}`,
       real: `${real}/${entry.name}`,
-      relative: relative === '' ? entry.name : `${relative}/${entry.name}`,
+      relative: below(relative, entry.name),
     });
     // Every subdirectory is looked at before anything here is removed.
     for (const entry of entries) {
@@ -140,23 +136,5 @@ async function removeFile(path: string, real: string, relative: string, guard: T
     // Linux says EISDIR, macOS EPERM: look again, and let a real permission error stand.
     if (code !== 'EISDIR' && code !== 'EPERM') throw error;
     await ignoreGone(removeEntry(path, real, relative, guard));
-  }
-}
-
-async function lstatIfAny(path: string) {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if (codeOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** An entry below the top that vanished while the tree was removed is as good as removed. */
-async function ignoreGone(work: Promise<void>): Promise<void> {
-  try {
-    await work;
-  } catch (error) {
-    if (codeOf(error) !== 'ENOENT') throw error;
   }
 }

@@ -5,12 +5,13 @@ import { basename } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { throwIfAborted } from '@mcpkit/core/progress';
 import { stallScopeOf } from '@mcpkit/core/roots';
-import { KEPT_MODE_BITS } from './atomic-write.js';
-import { CREATE_FLAGS, copyBytes } from './copy-tree.js';
+import { CREATE_FLAGS, KEPT_MODE_BITS } from './atomic-write.js';
+import { copyBytes } from './copy-tree.js';
+import { codeOf } from './errno-code.js';
 import { type MoveOutcome, moveTreeAcross } from './move-tree.js';
 import { assertSameEntry, changedError, type PinnedDir, withParentDir } from './pinned.js';
 import { openRegularFile } from './safe-open.js';
-import { codeOf, sameEntry } from './tree-dirs.js';
+import { sameEntry } from './tree-dirs.js';
 import { replacedSentence, topMountSentence } from './tree-messages.js';
 
 /** A random name for a temporary sibling of `name`: unpredictable, so nothing can be planted there first. */

@@ -5,6 +5,7 @@
  */
 import { constants, type Stats } from 'node:fs';
 import { chmod, type FileHandle, lstat, open, stat, utimes } from 'node:fs/promises';
+import { codeOf } from './errno-code.js';
 import { changedError, hasProcFd, type PinnedDir } from './pinned.js';
 
 /** Device and inode: what makes an entry the same one, whatever its name now. */
@@ -17,9 +18,18 @@ export function sameEntry(a: Identity, b: Identity): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
 
-export function codeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
+/** The entry `name` of the directory at `relative` (`/`-separated, from the top of the walk). */
+export function below(relative: string, name: string): string {
+  return relative === '' ? name : `${relative}/${name}`;
+}
+
+/** An entry below the top that vanished while the tree was walked is as good as removed. */
+export async function ignoreGone(work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    if (codeOf(error) !== 'ENOENT') throw error;
+  }
 }
 
 /**
@@ -59,6 +69,10 @@ export async function confirmDir(dir: PinnedDir, expected: Identity, display: st
     if (codeOf(error) === 'ENOENT') throw changedError(display);
     throw error;
   }
+  expectDir(now, expected, display);
+}
+
+function expectDir(now: Stats, expected: Identity, display: string): void {
   if (!now.isDirectory() || !sameEntry(now, expected)) throw changedError(display);
 }
 
@@ -67,7 +81,8 @@ export async function confirmByPath(dir: PinnedDir, expected: Identity, display:
   if (!hasProcFd()) await confirmDir(dir, expected, display);
 }
 
-const HANDLE_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+/** Opens a directory itself for reading, never through a symbolic link. */
+export const HANDLE_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Sets the mode (and the times, when given) of the pinned directory `dir`, which must be the one
@@ -95,8 +110,7 @@ export async function setDirMode(
     throw code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT' ? changedError(display) : error;
   }
   try {
-    const now = await handle.stat();
-    if (!now.isDirectory() || !sameEntry(now, expected)) throw changedError(display);
+    expectDir(await handle.stat(), expected, display);
     await handle.chmod(meta.mode);
     if (meta.atime && meta.mtime) await handle.utimes(meta.atime, meta.mtime);
   } finally {

@@ -2,16 +2,16 @@ import type { Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isUserError, UserError } from '@mcpkit/core/errors';
 import { CancelledError, throwIfAborted } from '@mcpkit/core/progress';
+import { parseMountInfo, type StallScope, slowPaths, stallScopeOf } from '@mcpkit/core/roots';
+import { codeOf } from './errno-code.js';
 import {
-  escapeControlChars,
-  parseMountInfo,
-  type StallScope,
-  slowPaths,
-  stallScopeOf,
-} from '@mcpkit/core/roots';
-import { crossingSentence, failureSentence, type TreeAction, topMountSentence } from './tree-messages.js';
-
-export type { TreeAction } from './tree-messages.js';
+  crossingSentence,
+  displayBelow,
+  failureSentence,
+  type StopReason,
+  type TreeAction,
+  topMountSentence,
+} from './tree-messages.js';
 
 /** Options of {@link TreeGuard.open}. */
 export interface TreeGuardOptions {
@@ -21,6 +21,14 @@ export interface TreeGuardOptions {
   /** The top's device (its `lstat`), when the caller has it; otherwise the top's own check sets it. */
   dev?: number;
 }
+
+/** The file errors a walk explains with a sentence of its own; any other error is left as it is. */
+const EXPLAINED = new Map<string, StopReason>([
+  ['EACCES', 'denied'],
+  ['EPERM', 'denied'],
+  ['ENAMETOOLONG', 'too-long'],
+  ['EROFS', 'read-only'],
+]);
 
 /** Steps between two renewals of the call's deadline: each one re-arms a timer. */
 const ALIVE_EVERY = 16;
@@ -89,7 +97,7 @@ export class TreeGuard {
 
   /** The safe name of the entry at `relative` (`/`-separated, from the top) for messages. */
   display(relative: string): string {
-    return relative === '' ? this.#top.display : `${this.#top.display}/${escapeControlChars(relative)}`;
+    return displayBelow(this.#top.display, relative);
   }
 
   /**
@@ -174,15 +182,7 @@ export class TreeGuard {
    */
   explain(error: unknown): unknown {
     if (isUserError(error)) return error;
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    const reason =
-      code === 'EACCES' || code === 'EPERM'
-        ? 'denied'
-        : code === 'ENAMETOOLONG'
-          ? 'too-long'
-          : code === 'EROFS'
-            ? 'read-only'
-            : undefined;
+    const reason = EXPLAINED.get(codeOf(error) ?? '');
     if (reason === undefined) return error;
     return new UserError(failureSentence(this.#facts(this.#at), reason));
   }

@@ -2,6 +2,7 @@
  * The sentences a tree walk (count, delete, the copy of a move between file systems) stops with:
  * each says what stopped it, where, what was changed by then, and what to do.
  */
+import { escapeControlChars } from '@mcpkit/core/roots';
 
 /** What walks the tree. */
 export type TreeAction = 'delete' | 'move';
@@ -13,6 +14,11 @@ export interface StopFacts {
   changed: boolean;
   at: string;
   top: string;
+}
+
+/** The safe name of the entry at `relative` (`/`-separated) below the top named `top`. */
+export function displayBelow(top: string, relative: string): string {
+  return relative === '' ? top : `${top}/${escapeControlChars(relative)}`;
 }
 
 /** Why a walk stopped, besides a mount point below (see {@link crossingSentence}). */
@@ -77,6 +83,11 @@ export function failureSentence(facts: StopFacts, reason: StopReason): string {
   return changed
     ? `The move stopped because ${problem}: the copy is at the destination and what was not yet removed of "${top}" is kept; ${fix}.`
     : `Nothing was moved: ${problem}; ${fix}.`;
+}
+
+/** The refusal of a special file, which a move between file systems cannot copy. */
+export function specialFileSentence(display: string): string {
+  return `Nothing was moved: "${display}" is a special file (a FIFO, socket or device), which a move to another file system cannot copy; move or delete it first.`;
 }
 
 /** The copy is in place, but the source is no longer the entry that was copied, so it stays. */

@@ -4,14 +4,10 @@ import { UserError } from '@mcpkit/core/errors';
 import type { ResolvedPath } from '@mcpkit/core/roots';
 import * as z from 'zod';
 import { defineTool, resolveArg } from '../context.js';
+import { codeOf } from '../fs/errno-code.js';
 import { lstatIfAny } from '../fs/existing.js';
 import { askName } from '../fs/paths.js';
 import { changedError, PinnedDir } from '../fs/pinned.js';
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /**
  * Creates the missing directories of `target` (`mkdir -p`) one name at a time, each inside the

@@ -28,10 +28,11 @@ function entriesPhrase(count: number): string {
  *
  * A recursive delete never crosses onto another mount (`rm -r --one-file-system`, and bind mounts
  * too; see `tree-guard.ts`), and a mount point itself is not deleted (`rm --preserve-root=all`):
- * emptying it would empty a whole file system, and the directory could not go anyway. A mount point below is refused before the question, so nothing is
- * deleted: at once where the mount table shows it (Linux), else when the count meets it, which
- * covers every tree up to the count's cap. Beyond the cap, or for a mount made after the count,
- * the removal itself stops there, each directory checked before any entry in it goes.
+ * emptying it would empty a whole file system, and the directory could not go anyway. A mount
+ * point below is refused before the question, so nothing is deleted: at once where the mount
+ * table shows it (Linux), else when the count meets it, which covers every tree up to the count's
+ * cap. Beyond the cap, or for a mount made after the count, the removal itself stops there, each
+ * directory checked before any entry in it goes.
  */
 export const deleteFile = defineTool({
   name: 'delete_file',

@@ -56,12 +56,7 @@ export function parseBlame(out: string): BlameLine[] {
     const header = HEADER.exec(row);
     if (header) {
       const sha = header[1] ?? '';
-      let info = commits.get(sha);
-      if (!info) {
-        info = { author: '', time: 0, tz: '+0000', summary: '' };
-        commits.set(sha, info);
-      }
-      current = { sha, line: Number(header[2]), info };
+      current = { sha, line: Number(header[2]), info: commitOf(commits, sha) };
       continue;
     }
     if (current) readDetail(current.info, row);
@@ -86,12 +81,7 @@ export function parseIncremental(out: string): Attribution[] {
     const header = RANGE.exec(row);
     if (header) {
       const sha = header[1] ?? '';
-      let info = commits.get(sha);
-      if (!info) {
-        info = { author: '', time: 0, tz: '+0000', summary: '' };
-        commits.set(sha, info);
-      }
-      open = { sha, first: Number(header[2]), count: Number(header[3]), info };
+      open = { sha, first: Number(header[2]), count: Number(header[3]), info: commitOf(commits, sha) };
       continue;
     }
     if (!open) continue;
@@ -110,6 +100,16 @@ export function parseIncremental(out: string): Attribution[] {
     open = undefined;
   }
   return lines;
+}
+
+/** The details of commit `sha` read so far: given once, they fill the one object all its lines share. */
+function commitOf(commits: Map<string, CommitInfo>, sha: string): CommitInfo {
+  let info = commits.get(sha);
+  if (!info) {
+    info = { author: '', time: 0, tz: '+0000', summary: '' };
+    commits.set(sha, info);
+  }
+  return info;
 }
 
 /** One `key value` row of a commit's details, kept when it is one the result shows. */

@@ -80,6 +80,9 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
+/** What a write with RETURNING changed, read right after its rows. */
+const COUNTS_SQL = 'SELECT changes(), last_insert_rowid()';
+
 function rowid(value: number | bigint): number | string {
   return typeof value === 'bigint' && !Number.isSafeInteger(Number(value)) ? value.toString() : Number(value);
 }
@@ -107,10 +110,18 @@ function run(message: RunMessage): ChildResult {
       lastInsertRowid: rowid(info.lastInsertRowid),
     };
   }
-  return readRows(stmt, message.params, message, {
+  const page: ChildResult = readRows(stmt, message.params, message, {
     onProgress: (rows) => send({ type: 'progress', id: message.id, rows }),
     onChunk: (rowsText, rowCount) => send({ type: 'rows', id: message.id, rowsText, rowCount }),
   });
+  if (!stmt.readonly) {
+    // A write with RETURNING: SQLite made every change at its first step, so the count is whole
+    // however the page of returned rows was cut; asked of this connection at once.
+    const [changes, lastRowid] = db.prepare(COUNTS_SQL).raw().get() as [number, number | bigint];
+    page.changes = changes;
+    page.lastInsertRowid = rowid(lastRowid);
+  }
+  return page;
 }
 
 function failure(id: number, error: unknown): ChildMessage {

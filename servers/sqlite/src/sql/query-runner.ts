@@ -49,7 +49,7 @@ export interface QueryResult extends Rows {
   truncated: boolean;
   /** Where the next page starts, when there is one and the statement can be run again (a read). */
   next?: { offset: number };
-  /** Rows a write changed, whole even when its RETURNING rows were cut (see #withCounts). */
+  /** Rows a write changed, whole even when its RETURNING rows were cut (see query-child.ts). */
   changes?: number;
   lastInsertRowid?: number | string;
 }
@@ -62,9 +62,6 @@ interface Answer {
 
 /** How long a closing query process gets to close its connection before it is killed. */
 const CLOSE_GRACE_MS = 1_000;
-
-/** What a write with RETURNING changed, asked of the same connection right after it. */
-const COUNTS_SQL = 'SELECT changes(), last_insert_rowid()';
 
 /** The runner's own settings. */
 export interface RunnerOptions {
@@ -145,7 +142,7 @@ export class QueryRunner {
       maxCellChars: limits.maxCellChars,
     };
     const { result, parts } = await this.#inTurn(
-      () => this.#withCounts(message, limits.timeoutMs, options),
+      () => this.#execute(message, limits.timeoutMs, options),
       options.signal,
     );
     const page: QueryResult = {
@@ -197,39 +194,6 @@ export class QueryRunner {
       signal.addEventListener('abort', onAbort, { once: true });
       result.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
-  }
-
-  /**
-   * Runs `message`, and when it is a write that answered with rows (RETURNING) asks the same
-   * connection, in the same turn, what it changed: the query process reads such a write like a
-   * query and sends no count, and its page may hold only the first rows. SQLite makes every change
-   * of a RETURNING statement at its first step, so the change and its count are whole however
-   * the page was cut. A write that is done is reported as done: the question carries no signal,
-   * and if it fails all the same the rows come back without a count.
-   */
-  async #withCounts(message: RunMessage, timeoutMs: number, options: RunOptions): Promise<Answer> {
-    const answer = await this.#execute(message, timeoutMs, options);
-    if (message.expect !== 'write' || answer.result.changes !== undefined) return answer;
-    const counts = await this.#execute(
-      {
-        type: 'run',
-        id: this.#nextId++,
-        sql: COUNTS_SQL,
-        params: [],
-        expect: 'read',
-        offset: 0,
-        maxRows: 1,
-        maxBytes: 1024,
-        maxCellChars: 64,
-      },
-      timeoutMs,
-      { expect: 'read' },
-    ).catch(() => undefined);
-    const [changes, rowid] = counts?.parts.rows()[0] ?? [];
-    const result: ChildResult = { ...answer.result };
-    if (typeof changes === 'number') result.changes = changes;
-    if (typeof rowid === 'number' || typeof rowid === 'string') result.lastInsertRowid = rowid;
-    return { result, parts: answer.parts };
   }
 
   /**

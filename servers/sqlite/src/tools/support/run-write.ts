@@ -108,9 +108,7 @@ export async function runWrite(
   const lines = [
     changesSchema(statement)
       ? `Done: the ${verb} statement changed the schema.`
-      : result.changes === undefined && result.truncated
-        ? `Done: the ${verb} statement changed at least ${result.rows.length} row(s).`
-        : `Done: ${result.changes ?? result.rows.length} row(s) changed by the ${verb} statement.`,
+      : `Done: ${result.changes ?? result.rows.length} row(s) changed by the ${verb} statement.`,
   ];
   if (result.columns.length > 0) lines.push(...returnedRows(result));
   return { text: lines.join('\n'), structured };
