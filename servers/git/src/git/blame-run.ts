@@ -17,7 +17,7 @@ import { blameSource, sameBlob } from './blame-source.js';
 import { GitFailed, gitError } from './errors.js';
 import { type Attribution, type BlameLine, parseBlame, parseIncremental } from './parse-blame.js';
 import { READ_TIMEOUT_MS, type Repository } from './repository.js';
-import { foldersOf, refuseSpecialFiles } from './special-files.js';
+import { foldersOf, refuseSpecialTreeFiles } from './special-files.js';
 
 /** Output read for one call at most, by each run: many times what one result shows. */
 const MAX_BLAME_READ = 64 * 1024 * 1024;
@@ -49,8 +49,9 @@ export interface BlameRead {
 /** Blames the lines `request` asks for. */
 export async function blame(request: BlameRequest): Promise<BlameRead> {
   const { repo, sha, start, end } = request;
-  // Blame reads the attributes of each folder down to the file, and always the mailmap.
-  await refuseSpecialFiles(repo, foldersOf(request.file));
+  // Blame reads the attributes of each folder down to the file (the top's, and the git
+  // directory's files, were looked at when the repository was opened).
+  await refuseSpecialTreeFiles(repo, foldersOf(request.file));
   const source = await blameSource({
     ...request,
     maxBytes: MAX_BLAME_READ,

@@ -6,7 +6,7 @@
  */
 
 /** The home folder every git process is given (see {@link hardenedEnv}). */
-function userHome(): string {
+export function userHome(): string {
   return process.env.HOME ?? '';
 }
 

@@ -10,8 +10,10 @@ import { isAbsolute, join } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { runProcess } from '@mcpkit/core/progress';
 import type { RootSet } from '@mcpkit/core/roots';
+import { locateGitDirs, refuseWaitingConfig, refuseWaitingIncludes } from './config-files.js';
 import { hardenedArgs, hardenedEnv, refusedKeys } from './hardening.js';
 import { Repository, type RepositoryFacts } from './repository.js';
+import { refuseSpecialFiles } from './special-files.js';
 import { shown } from './values.js';
 
 /** What the server keeps between calls: the vetted user configuration and facts per repository. */
@@ -49,6 +51,8 @@ export async function openRepository(
       );
     }
   }
+  // Every command may read these: a FIFO put there after the facts were cached is seen too.
+  await refuseSpecialFiles(facts);
   return new Repository(facts, globalConfig);
 }
 
@@ -70,6 +74,9 @@ async function discover(
       timeoutMs: 10_000,
       ...(signal ? { signal } : {}),
     });
+  // Git reads the repository's configuration, includes and all, before it answers anything.
+  const guess = await locateGitDirs(dir);
+  if (guess) await refuseWaitingConfig(guess, signal);
   const where = await git([
     'rev-parse',
     '--path-format=absolute',
@@ -89,14 +96,21 @@ async function discover(
       `"${shown(input)}" is a bare repository; this server works on repositories with a work tree.`,
     );
   }
+  const places = {
+    top: await realpath(top),
+    gitDir: await realpath(gitDir),
+    commonDir: await realpath(commonDir),
+  };
+  // Git found another repository than the one guessed (a link, an odd layout): check its files too.
+  if (guess?.gitDir !== places.gitDir || guess.commonDir !== places.commonDir) {
+    await refuseWaitingConfig(places, signal);
+  }
   // Every file of configuration the repository carries: its own, the work tree's
   // (`extensions.worktreeConfig`), and each submodule's, which a recursing status, diff or add reads.
+  const submodules = await submoduleConfigs(commonDir);
+  await refuseWaitingIncludes(submodules, signal);
   const keys: string[] = [];
-  const sources = [
-    ['--local'],
-    ['--worktree'],
-    ...(await submoduleConfigs(commonDir)).map((f) => ['--file', f]),
-  ];
+  const sources = [['--local'], ['--worktree'], ...submodules.map((f) => ['--file', f])];
   for (const source of sources) {
     const listed = await git(['config', ...source, '--includes', '--name-only', '--list', '-z']);
     if (listed.code === 0) keys.push(...listed.stdout.split('\0').filter(Boolean));
@@ -114,12 +128,7 @@ async function discover(
         'remove it, or start the server with --allow-config-key for that key if you trust it.',
     );
   }
-  const facts = {
-    top: await realpath(top),
-    gitDir: await realpath(gitDir),
-    commonDir: await realpath(commonDir),
-    drivers: filterDrivers(keys),
-  };
+  const facts = { ...places, drivers: filterDrivers(keys) };
   return { facts, includes: keys.some((key) => /^include(if\..+)?\.path$/i.test(key)) };
 }
 
