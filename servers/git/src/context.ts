@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { UserError } from '@mcpkit/core/errors';
 import { type Call, type Lookup, withContext } from '@mcpkit/core/server';
 import * as z from 'zod';
+import type { DiffRuns } from './git/diff-runs.js';
 import { findRepositories } from './git/find-repositories.js';
 import { openRepository, type RepositoryCache } from './git/open-repository.js';
 import type { Repository } from './git/repository.js';
@@ -9,10 +10,13 @@ import { shown } from './git/values.js';
 
 /**
  * The git server's own state, made once per app: the vetted user configuration (written on first
- * use), what is known of each repository, and the repository tools use when `repo_path` is left out.
+ * use), what is known of each repository, the diffs being paged, and the repository tools use when
+ * `repo_path` is left out.
  */
 export interface GitContext {
   readonly repositories: RepositoryCache;
+  /** Diff outputs whose later pages are still to be read. */
+  readonly diffRuns: DiffRuns;
   /** The `--repository` given first, or the only allowed directory: the default `repo_path`. */
   readonly defaultRepository: string | undefined;
 }

@@ -1,5 +1,6 @@
 import { type App, type AppOptions, createApp, readPackageInfo } from '@mcpkit/core/server';
 import type { GitContext } from './context.js';
+import { DiffRuns } from './git/diff-runs.js';
 import { writeVettedConfig } from './git/user-config.js';
 import { prompts } from './prompts/index.js';
 import { resources } from './resources/index.js';
@@ -65,6 +66,7 @@ export function createGitApp(options: GitOptions): App<GitContext> {
       context: {
         create: () => ({
           defaultRepository: options.defaultRepository,
+          diffRuns: new DiffRuns(),
           repositories: {
             globalConfig,
             allowedKeys: new Set((options.allowConfigKeys ?? []).map((k) => k.toLowerCase())),

@@ -2,8 +2,9 @@
  * Pages of a diff too large for one result. A diff is never cut silently: each page ends on a file
  * boundary when it can (else on a hunk, else a line), and carries a cursor to the next one.
  *
- * Each page runs git once. The first reads the whole diff (up to {@link MAX_DIFF_READ}) and takes
- * the overview of the files from it (and, for git_show, the commit printed ahead of the patch). A
+ * The first page runs git once: it reads the whole diff (up to {@link MAX_DIFF_READ}) and takes the
+ * overview of the files from it (and, for git_show, the commit printed ahead of the patch). That
+ * output is kept a short while (`diff-runs.ts`) and a later page is cut from it. Once it is gone, a
  * later page starts git at the file it resumes in (`--skip-to`), so the files already sent are
  * neither diffed nor read again, and reads only to the end of the page (git is killed there). The
  * cursor names that file, the character offset into its part and a digest of the part before the
@@ -14,6 +15,7 @@
 import { UserError } from '@mcpkit/core/errors';
 import { utf8ByteLength, utf8Prefix } from '@mcpkit/core/limits';
 import { type CursorCodec, encodeBoundCursor } from '@mcpkit/core/pagination';
+import type { DiffRuns } from './diff-runs.js';
 import { GitFailed, gitError } from './errors.js';
 import { type FileStat, parseNumstat } from './parse-numstat.js';
 import { afterCombined, overviewOf, patchUnits, unitAt } from './patch-units.js';
@@ -62,6 +64,8 @@ export interface DiffPageRequest {
    */
   pageBytes: (files: readonly FileStat[] | undefined, preamble?: string) => number;
   signal: AbortSignal;
+  /** Where the first page keeps its whole output for the later ones; without it, each page runs git. */
+  runs?: DiffRuns;
   /** Called with the diff's output as it arrives (see `output-progress.ts`). */
   onOutput?: (chunk: Buffer) => void;
 }
@@ -94,8 +98,10 @@ export async function diffPage(request: DiffPageRequest): Promise<DiffPage> {
     n: 'number',
     p: 'number',
   });
-  const skip = position.f === '' ? [] : [`--skip-to=${position.f}`];
   const pageBytes = request.pageBytes(undefined);
+  const kept = keptFrom(request, position);
+  if (kept) return finish(request, cut(request, position, kept.out, kept.ahead, false, pageBytes));
+  const skip = position.f === '' ? [] : [`--skip-to=${position.f}`];
   const limit = Math.min(position.p + position.b + pageBytes + SLACK, MAX_DIFF_READ);
   const result = await run(request, skip, limit, request.onOutput);
   const skipped = afterCombined(result.stdout);
@@ -106,7 +112,33 @@ export async function diffPage(request: DiffPageRequest): Promise<DiffPage> {
   if (!resumed || out.length < position.o || digest(out.slice(0, position.o)) !== position.h) {
     throw changed(list);
   }
-  return cut(request, position, out, ahead, result.truncated, pageBytes);
+  return finish(request, cut(request, position, out, ahead, result.truncated, pageBytes));
+}
+
+/** The key of a diff's kept output: the tool and its arguments, the repository among them. */
+const runKey = (request: DiffPageRequest) => `${request.list}\0${request.key}`;
+
+/**
+ * The kept output from where `position` resumes, as `--skip-to` would print it; `undefined` when
+ * none is kept, or it does not hold that place (another client's newer run of the same diff).
+ */
+function keptFrom(
+  request: DiffPageRequest,
+  position: DiffPosition,
+): { out: string; ahead: number } | undefined {
+  const run = request.runs?.get(runKey(request));
+  if (!run) return undefined;
+  const unit = position.f === '' ? undefined : run.units.find((u) => u.path === position.f && !u.combined);
+  if (position.f !== '' && !unit) return undefined;
+  const out = unit ? run.out.slice(unit.start) : run.out;
+  if (out.length < position.o || digest(out.slice(0, position.o)) !== position.h) return undefined;
+  return { out, ahead: run.ahead };
+}
+
+/** A later page: the kept output goes once its last page is read. */
+function finish(request: DiffPageRequest, page: DiffPage): DiffPage {
+  if (!page.nextCursor) request.runs?.drop(runKey(request));
+  return page;
 }
 
 /** The first page: the whole diff is read once, for the overview and the page. */
@@ -122,13 +154,16 @@ async function firstPage(request: DiffPageRequest): Promise<DiffPage> {
   const out = split ? split.patch : result.stdout;
   const preamble = split ? { preamble: split.preamble } : {};
   // Past the read limit the last file is cut: only there does a second run count the lines.
-  const files = result.truncated ? await numstat(request) : overviewOf(out, patchUnits(out));
+  const units = result.truncated ? [] : patchUnits(out);
+  const files = result.truncated ? await numstat(request) : overviewOf(out, units);
   if (files.length === 0 && out.trim() === '') {
     return { text: '', page: 1, files, beyondLimit: false, ...preamble };
   }
   const start: DiffPosition = { f: '', o: 0, b: 0, h: '', n: 1, p: 0 };
   const ahead = utf8ByteLength(out.slice(0, afterCombined(out)));
   const page = cut(request, start, out, ahead, result.truncated, request.pageBytes(files, split?.preamble));
+  // A whole output with more pages to come is kept for them; a cut one is read again from git.
+  if (page.nextCursor && !result.truncated) request.runs?.keep(runKey(request), { out, units, ahead });
   return { ...page, files, ...preamble };
 }
 

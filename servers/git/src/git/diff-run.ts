@@ -122,6 +122,7 @@ export async function runDiff(call: GitCall, repo: Repository, args: DiffArgs, s
       return Math.max(1024, Math.min(args.max_bytes ?? room, room));
     },
     signal: call.signal,
+    runs: call.context.diffRuns,
     onOutput: reading.onOutput,
   });
   reading.finish();
