@@ -76,6 +76,18 @@ describe.each(eras)('runToolLoop through a real client (%s era)', (era) => {
     expect(resultText(result!)).toBe('There is no tool named "rm_rf".');
   });
 
+  it("quotes an unknown tool's name escaped and cut, as any input", async () => {
+    const name = `rm\n\u202erf${'x'.repeat(300)}`;
+    const s = await connect({
+      era,
+      sampling: 'tools',
+      model: (_params, turn) => (turn === 1 ? toolUse({ id: 'x2', name, input: {} }) : textAnswer('done')),
+    });
+    await s.call('agent', 'go');
+    const [result] = toolResults(s.requests[1]!);
+    expect(resultText(result!)).toBe(`There is no tool named "rm\\n\\u202erf${'x'.repeat(194)}…".`);
+  });
+
   it('answers invalid tool input with an isError tool_result and does not run the tool', async () => {
     const s = await connect({
       era,
@@ -101,7 +113,9 @@ describe.each(eras)('runToolLoop through a real client (%s era)', (era) => {
     await s.call('agent', 'go');
     const [result] = toolResults(s.requests[1]!);
     expect(result).toMatchObject({ toolUseId: 'f1', isError: true });
-    expect(resultText(result!)).toBe('fails failed.');
+    expect(resultText(result!)).toBe(
+      'The tool "fails" failed unexpectedly; try other input, or answer without it.',
+    );
   });
 
   it('cuts a long tool result on a character boundary and says so', async () => {

@@ -147,6 +147,20 @@ describe('a path not there yet', () => {
     );
     expect(hub.stats.watches).toBe(0);
   });
+
+  it('quotes an odd resource URI in its refusal escaped and cut', async () => {
+    const { hub } = setup();
+    const uri = `${pathToFileURL(join(dir, 'no-such-folder')).href}/\u202eevil\n${'x'.repeat(300)}`;
+    const error = await hub.acquire({}, uri).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(
+      /^The resource "file:.*\\u202eevil\\nx+…" cannot be watched for changes; read it again later instead\.$/,
+    );
+    expect(error?.message).not.toMatch(/[\n\u202e]/);
+    expect(hub.stats.watches).toBe(0);
+  });
 });
 
 describe('a watch that cannot start', () => {

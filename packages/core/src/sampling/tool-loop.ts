@@ -9,6 +9,7 @@ import type {
 import * as z from 'zod';
 import { isUserError } from '../errors/index.js';
 import type { Flow } from '../mrtr/flow.js';
+import { sanitizeForMessage } from '../roots/sanitize.js';
 import { answerText, sample } from './sample.js';
 
 /** A tool the server lends the model for the length of one sampling loop. Keep them read-only. */
@@ -61,13 +62,20 @@ async function runUse(use: ToolUseContent, tools: readonly LoopTool[], signal: A
     content: [{ type: 'text', text: clip(text, max) }],
     ...(isError ? { isError: true } : {}),
   });
-  if (!tool) return result(`There is no tool named "${use.name}".`, true);
+  // The name is the model's: quoted cut and escaped, as any input is.
+  if (!tool) return result(`There is no tool named "${sanitizeForMessage(use.name)}".`, true);
   const parsed = tool.input.safeParse(use.input);
   if (!parsed.success) return result(`Invalid input for ${use.name}: ${z.prettifyError(parsed.error)}`, true);
   try {
     return result(await tool.run(parsed.data, signal), false);
   } catch (error) {
-    return result(isUserError(error) ? error.message : `${use.name} failed.`, true);
+    // An unexpected error's own message may hold a host path or a stack: the model gets a sentence.
+    return result(
+      isUserError(error)
+        ? error.message
+        : `The tool "${use.name}" failed unexpectedly; try other input, or answer without it.`,
+      true,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { errorMessage, UserError } from '../errors/index.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
+import { sanitizeForMessage } from '../roots/sanitize.js';
 import { KeyedDebouncer } from './debounce.js';
 import type { ListKind, NotificationTarget, WatchFactory, WatchProvider, WatchSource } from './types.js';
 
@@ -290,6 +291,9 @@ export class SubscriptionHub {
   }
 }
 
+/** The refusal of a subscription; the URI is the client's, so it is quoted cut and escaped. */
 function cannotWatch(uri: string): UserError {
-  return new UserError(`The resource "${uri}" cannot be watched for changes; read it again later instead.`);
+  return new UserError(
+    `The resource "${sanitizeForMessage(uri)}" cannot be watched for changes; read it again later instead.`,
+  );
 }
