@@ -97,6 +97,7 @@ export {
   withDeadline,
 } from './progress/index.js';
 export {
+  DEFAULT_STALL_TIMEOUT_MS,
   escapeControlChars,
   isSlowType,
   type Mount,

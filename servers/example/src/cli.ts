@@ -5,7 +5,7 @@
  * `mcpkit-bundle readme`), so importing this file must start nothing.
  */
 import { errorMessage } from '@mcpkit/core/errors';
-import { RootSet } from '@mcpkit/core/roots';
+import { DEFAULT_STALL_TIMEOUT_MS, RootSet, StallGuard } from '@mcpkit/core/roots';
 import { type ServerBin, UsageError } from '@mcpkit/core/runner';
 import { createExampleApp, NAME, PACKAGE_JSON } from './server.js';
 
@@ -40,7 +40,12 @@ export const cli: ServerBin = {
   async create(cli, log) {
     const [dir, ...rest] = cli.positionals;
     if (!dir || rest.length > 0) throw new UsageError('Give exactly one notes directory.');
-    const roots = await RootSet.create([dir]).catch((error: unknown) => {
+    const roots = await RootSet.create([dir], {
+      // A directory on a stalled network or FUSE mount is served as given, with a warning: it
+      // cannot hang the start.
+      stallGuard: new StallGuard({ timeoutMs: DEFAULT_STALL_TIMEOUT_MS }),
+      warn: (line) => log.warn(line),
+    }).catch((error: unknown) => {
       throw new UsageError(errorMessage(error));
     });
     return createExampleApp({

@@ -5,9 +5,8 @@
  */
 import { errorMessage } from '@mcpkit/core/errors';
 import type { Logger } from '@mcpkit/core/logging';
-import { RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
+import { DEFAULT_STALL_TIMEOUT_MS, RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
 import { type ParsedCommandLine, type ServerBin, secondsOption, UsageError } from '@mcpkit/core/runner';
-import { DEFAULT_STALL_TIMEOUT_MS } from './context.js';
 import { createFilesystemApp, NAME, PACKAGE_JSON } from './server.js';
 
 export const cli: ServerBin = {

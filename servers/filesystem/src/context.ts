@@ -1,5 +1,10 @@
 import { errorMessage } from '@mcpkit/core/errors';
-import { type ResolvedPath, type ResolveMode, StallGuard } from '@mcpkit/core/roots';
+import {
+  DEFAULT_STALL_TIMEOUT_MS,
+  type ResolvedPath,
+  type ResolveMode,
+  StallGuard,
+} from '@mcpkit/core/roots';
 import { type Call, type ContextDefiners, type Lookup, withContext } from '@mcpkit/core/server';
 import { errnoSentence } from './fs/errno-sentence.js';
 import { type PathPolicy, resolvePath } from './fs/paths.js';
@@ -20,9 +25,6 @@ export interface FsContext extends PathPolicy {
    */
   readonly stallGuard: StallGuard;
 }
-
-/** How long a call on a network or FUSE mount may go without progress, by default. */
-export const DEFAULT_STALL_TIMEOUT_MS = 15_000;
 
 export const DEFAULT_FS_CONTEXT: FsContext = {
   allowSensitive: false,

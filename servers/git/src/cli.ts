@@ -4,7 +4,7 @@
  * bundle manifest, server.json and the README's install examples.
  */
 import { errorMessage } from '@mcpkit/core/errors';
-import { RootSet } from '@mcpkit/core/roots';
+import { DEFAULT_STALL_TIMEOUT_MS, RootSet, StallGuard } from '@mcpkit/core/roots';
 import { type ServerBin, UsageError } from '@mcpkit/core/runner';
 import { createGitApp, NAME, PACKAGE_JSON } from './server.js';
 
@@ -60,7 +60,12 @@ export const cli: ServerBin = {
         'Give at least one repository or folder of repositories, e.g. mcpkit-git --repository ~/src/app.',
       );
     }
-    const roots = await RootSet.create(dirs).catch((error: unknown) => {
+    const roots = await RootSet.create(dirs, {
+      // A directory on a stalled network or FUSE mount is served as given, with a warning: it
+      // cannot hang the start.
+      stallGuard: new StallGuard({ timeoutMs: DEFAULT_STALL_TIMEOUT_MS }),
+      warn: (line) => log.warn(line),
+    }).catch((error: unknown) => {
       throw new UsageError(errorMessage(error));
     });
     const only = dirs.length === 1 ? dirs[0] : undefined;

@@ -10,4 +10,10 @@ export { type PathInputOptions, parsePathInput } from './path-input.js';
 export { type ResolvedPath, type ResolveMode, type Root, RootSet, type RootSetOptions } from './root-set.js';
 export { escapeControlChars, sanitizeForMessage } from './sanitize.js';
 export { SlowPaths, slowPaths } from './slow-paths.js';
-export { StallGuard, type StallGuardOptions, type StallScope, stallScopeOf } from './stall-guard.js';
+export {
+  DEFAULT_STALL_TIMEOUT_MS,
+  StallGuard,
+  type StallGuardOptions,
+  type StallScope,
+  stallScopeOf,
+} from './stall-guard.js';

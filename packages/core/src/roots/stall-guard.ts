@@ -77,6 +77,13 @@ function checkOptions(options: StallGuardOptions): void {
     throw new TypeError('StallGuard paths must be a SlowPaths, or left out for the process’s own.');
 }
 
+/**
+ * How long a file-system call on a network or FUSE mount may go without progress, unless the
+ * operator says otherwise: long enough for a slow share, short enough that a stalled one is
+ * reported while someone is still waiting.
+ */
+export const DEFAULT_STALL_TIMEOUT_MS = 15_000;
+
 /** The thread pool libuv gives file calls, as this process set it. */
 function poolSize(): number {
   const size = Number.parseInt(process.env.UV_THREADPOOL_SIZE ?? '', 10);
