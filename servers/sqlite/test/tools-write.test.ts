@@ -80,6 +80,8 @@ describe.each(ERAS)('write tools, %s era', (era) => {
       params: { v: 0, ':id': 3 },
     });
     expect(structured<Write>(update).changes).toBe(3);
+    // SQLite keeps the insert's rowid on the connection: an UPDATE does not report it as its own.
+    expect(structured<Write>(update).lastInsertRowid).toBeUndefined();
     expect(textOf(update)).toBe('Done: 3 row(s) changed by the UPDATE statement.');
     expect(asked).toEqual([]);
     expect(events).toEqual(['data', 'data']);
@@ -91,6 +93,7 @@ describe.each(ERAS)('write tools, %s era', (era) => {
       await call('write_query', { query: 'DELETE FROM t WHERE id > ? RETURNING id', params: [18] }),
     );
     expect(returning.rows).toEqual([[19], [20]]);
+    expect(returning.lastInsertRowid).toBeUndefined();
   });
 
   it('asks before a schema change; accepted, create_table makes the table', async () => {

@@ -82,9 +82,20 @@ function send(message: ChildMessage): void {
 
 /** What a write with RETURNING changed, read right after its rows. */
 const COUNTS_SQL = 'SELECT changes(), last_insert_rowid()';
+/**
+ * The connection's last inserted rowid, read before a write: SQLite keeps it per connection, so
+ * an UPDATE, a DELETE or an insert into a WITHOUT ROWID table leaves the previous insert's value.
+ * Only a value the write itself changed is reported.
+ */
+const ROWID_SQL = 'SELECT last_insert_rowid()';
 
 function rowid(value: number | bigint): number | string {
   return typeof value === 'bigint' && !Number.isSafeInteger(Number(value)) ? value.toString() : Number(value);
+}
+
+/** The connection's last inserted rowid, in the form `run` reports it. */
+function lastRowid(database: Connection): number | bigint {
+  return database.prepare(ROWID_SQL).pluck().get() as number | bigint;
 }
 
 function run(message: RunMessage): ChildResult {
@@ -98,6 +109,7 @@ function run(message: RunMessage): ChildResult {
   if (message.expect === 'explain' && !(stmt.reader && /^EXPLAIN\b/i.test(message.sql))) {
     throw new Refusal('Only an EXPLAIN can run as an explanation.');
   }
+  const rowidBefore = stmt.readonly ? undefined : lastRowid(db);
   if (!stmt.reader) {
     const info = stmt.run(message.params);
     return {
@@ -107,7 +119,7 @@ function run(message: RunMessage): ChildResult {
       truncated: false,
       rowsRead: 0,
       changes: info.changes,
-      lastInsertRowid: rowid(info.lastInsertRowid),
+      ...(info.lastInsertRowid !== rowidBefore ? { lastInsertRowid: rowid(info.lastInsertRowid) } : {}),
     };
   }
   const page: ChildResult = readRows(stmt, message.params, message, {
@@ -117,9 +129,9 @@ function run(message: RunMessage): ChildResult {
   if (!stmt.readonly) {
     // A write with RETURNING: SQLite made every change at its first step, so the count is whole
     // however the page of returned rows was cut; asked of this connection at once.
-    const [changes, lastRowid] = db.prepare(COUNTS_SQL).raw().get() as [number, number | bigint];
+    const [changes, rowidAfter] = db.prepare(COUNTS_SQL).raw().get() as [number, number | bigint];
     page.changes = changes;
-    page.lastInsertRowid = rowid(lastRowid);
+    if (rowidAfter !== rowidBefore) page.lastInsertRowid = rowid(rowidAfter);
   }
   return page;
 }
