@@ -2,43 +2,11 @@ import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KEEP_MS } from '../src/git/diff-runs.js';
 import { parseNumstat } from '../src/git/parse-numstat.js';
 import { unquotePath } from '../src/git/quoted-path.js';
+import { allPages, forgetKeptOutput } from './diff-pages-kit.js';
 import { type ReadFixture, readFixture } from './read-kit.js';
 import { git } from './repo-kit.js';
-
-/**
- * The diff lines of every page of `tool` with `args`, from the first page to the last, checking
- * that each page is numbered, names its cursor, and that only the first lists the files.
- */
-async function allPages(
-  session: TestSession,
-  tool: string,
-  args: Record<string, unknown>,
-  beforeEach?: () => void,
-): Promise<{ diff: string; pages: string[] }> {
-  const pages: string[] = [];
-  const parts: string[] = [];
-  let cursor: string | undefined;
-  do {
-    beforeEach?.();
-    const result = await session.callTool(tool, { ...args, ...(cursor ? { cursor } : {}) });
-    expect(result.isError, textOf(result)).toBeFalsy();
-    const text = textOf(result);
-    pages.push(text);
-    const structured = result.structuredContent as { page: number; nextCursor?: string; files?: unknown[] };
-    expect(structured.page).toBe(pages.length);
-    expect(structured.files !== undefined).toBe(pages.length === 1);
-    if (structured.nextCursor) expect(text).toContain(`cursor "${structured.nextCursor}"`);
-    // The first page opens with the title, the commit (git_show) and the overview.
-    const body = pages.length === 1 ? text.slice(text.indexOf('\ndiff --') + 1) : text;
-    const lines = body.split('\n').slice(pages.length === 1 ? 0 : 1);
-    parts.push(lines.filter((l) => !l.startsWith('[')).join('\n'));
-    cursor = structured.nextCursor;
-  } while (cursor && pages.length < 500);
-  return { diff: parts.join('\n'), pages };
-}
 
 describe('quoted paths', () => {
   it('unquotes the names git quotes, and leaves others as they are', () => {
@@ -47,12 +15,6 @@ describe('quoted paths', () => {
     expect(unquotePath('"odd \\q"')).toBe('"odd \\q"');
   });
 });
-
-/** Moves the clock past the time a diff's output is kept: the next page runs git again. */
-function forgetKeptOutput(): void {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(Date.now() + KEEP_MS + 1000);
-}
 
 describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   let fx: ReadFixture;
@@ -159,63 +121,6 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
     expect(pages.some((p) => p.includes('[continuing diff --cc m.txt]'))).toBe(true);
     expect(pages.some((p) => p.includes('[continuing diff --git a/z.txt b/z.txt]'))).toBe(true);
     expect(diff).toBe(git(fx.repo, 'diff', '--no-color').replace(/\n$/, ''));
-  });
-
-  it("cuts the same pages from the first page's output as git gives when it runs again", async () => {
-    fx = await readFixture();
-    // Many files with wide characters, a merge conflict git prints ahead of them, and a commit.
-    const rows = (tag: string) => Array.from({ length: 150 }, (_, i) => `${tag} row ${i}, é 😀\n`).join('');
-    for (const name of ['a.txt', 'm.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows('base'));
-    git(fx.repo, 'add', '-A');
-    git(fx.repo, 'commit', '-q', '-m', 'base');
-    git(fx.repo, 'checkout', '-q', '-b', 'other');
-    await writeFile(join(fx.repo, 'm.txt'), rows('other'));
-    git(fx.repo, 'commit', '-q', '-am', 'other');
-    git(fx.repo, 'checkout', '-q', 'main');
-    await writeFile(join(fx.repo, 'm.txt'), rows('main'));
-    git(fx.repo, 'commit', '-q', '-am', 'main');
-    expect(() => git(fx.repo, 'merge', '-q', 'other')).toThrow();
-    for (const name of ['a.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows(name));
-    session = await connect(fx.app, { era });
-    for (const [tool, args] of [
-      ['git_diff_unstaged', { max_bytes: 1024 }],
-      ['git_show', { revision: 'HEAD~1', max_bytes: 1024 }],
-      ['git_diff', { target: 'HEAD~2', max_bytes: 1500 }],
-    ] as const) {
-      const kept = await allPages(session, tool, args);
-      const rerun = await allPages(session, tool, args, forgetKeptOutput);
-      expect(kept.pages.length, tool).toBeGreaterThan(3);
-      expect(rerun.pages, tool).toEqual(kept.pages);
-    }
-  });
-
-  it("reads a diff's later pages from its first page's run, and runs git again once they are read", async () => {
-    fx = await readFixture();
-    const big = Array.from({ length: 400 }, (_, i) => `line ${i}\n`).join('');
-    await writeFile(join(fx.repo, 'README.md'), big);
-    const before = git(fx.repo, 'diff', '--no-color').replace(/\n$/, '');
-    session = await connect(fx.app, { era });
-    const first = await session.callTool('git_diff_unstaged', { max_bytes: 1024 });
-    const second = (first.structuredContent as { nextCursor?: string }).nextCursor;
-    expect(second).toBeDefined();
-    // Changed where the next page resumes: the pages still come from the first page's moment.
-    await writeFile(join(fx.repo, 'README.md'), `changed\n${big}`);
-    const parts = [textOf(first).slice(textOf(first).indexOf('\ndiff --') + 1)];
-    let cursor = second;
-    while (cursor) {
-      const page = await session.callTool('git_diff_unstaged', { max_bytes: 1024, cursor });
-      expect(page.isError, textOf(page)).toBeFalsy();
-      parts.push(textOf(page).split('\n').slice(1).join('\n'));
-      cursor = (page.structuredContent as { nextCursor?: string }).nextCursor;
-    }
-    const lines = parts
-      .join('\n')
-      .split('\n')
-      .filter((l) => !l.startsWith('['));
-    expect(lines.join('\n')).toBe(before);
-    // The last page read, that output is gone: the second page again runs git, and sees the change.
-    const again = await session.callTool('git_diff_unstaged', { max_bytes: 1024, cursor: second });
-    expect(textOf(again)).toContain('The diff changed since the previous page');
   });
 
   it('refuses a cursor after the diff changed, with other arguments, or forged', async () => {
