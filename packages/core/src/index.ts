@@ -124,6 +124,7 @@ export {
   type BundleSettingValue,
   COMMON_OPTIONS,
   type CommonOptions,
+  commandLineRoots,
   type ExtraOption,
   envName,
   type ParsedCommandLine,

@@ -4,9 +4,7 @@
  * bundle manifest, server.json and the README's install examples (`mcpkit-bundle release`,
  * `mcpkit-bundle readme`), so importing this file must start nothing.
  */
-import { errorMessage } from '@mcpkit/core/errors';
-import { DEFAULT_STALL_TIMEOUT_MS, RootSet, StallGuard } from '@mcpkit/core/roots';
-import { type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { commandLineRoots, type ServerBin, UsageError } from '@mcpkit/core/runner';
 import { createExampleApp, NAME, PACKAGE_JSON } from './server.js';
 
 export const cli: ServerBin = {
@@ -40,14 +38,7 @@ export const cli: ServerBin = {
   async create(cli, log) {
     const [dir, ...rest] = cli.positionals;
     if (!dir || rest.length > 0) throw new UsageError('Give exactly one notes directory.');
-    const roots = await RootSet.create([dir], {
-      // A directory on a stalled network or FUSE mount is served as given, with a warning: it
-      // cannot hang the start.
-      stallGuard: new StallGuard({ timeoutMs: DEFAULT_STALL_TIMEOUT_MS }),
-      warn: (line) => log.warn(line),
-    }).catch((error: unknown) => {
-      throw new UsageError(errorMessage(error));
-    });
+    const roots = await commandLineRoots([dir], log);
     return createExampleApp({
       roots,
       log,

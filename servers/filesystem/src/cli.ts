@@ -3,10 +3,15 @@
  * a parsed command line becomes the app. `bin.ts` runs it; the build tool reads it to write the
  * bundle manifest, server.json and the README's install examples.
  */
-import { errorMessage } from '@mcpkit/core/errors';
 import type { Logger } from '@mcpkit/core/logging';
 import { DEFAULT_STALL_TIMEOUT_MS, RootSet, StallGuard, slowPaths } from '@mcpkit/core/roots';
-import { type ParsedCommandLine, type ServerBin, secondsOption, UsageError } from '@mcpkit/core/runner';
+import {
+  commandLineRoots,
+  type ParsedCommandLine,
+  type ServerBin,
+  secondsOption,
+  UsageError,
+} from '@mcpkit/core/runner';
 import { createFilesystemApp, NAME, PACKAGE_JSON } from './server.js';
 
 export const cli: ServerBin = {
@@ -108,11 +113,7 @@ export const cli: ServerBin = {
     // checked under the deadline too.
     await addSlowPaths(cli, stallGuard, log);
     // A directory on a stalled mount is served as given, with a warning: it cannot hang the start.
-    const roots = await RootSet.create(cli.positionals, { stallGuard, warn: (line) => log.warn(line) }).catch(
-      (error: unknown) => {
-        throw new UsageError(errorMessage(error));
-      },
-    );
+    const roots = await commandLineRoots(cli.positionals, log, stallGuard);
     return createFilesystemApp({
       stallGuard,
       roots,

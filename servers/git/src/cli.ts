@@ -3,9 +3,7 @@
  * parsed command line becomes the app. `bin.ts` runs it; the build tool reads it to write the
  * bundle manifest, server.json and the README's install examples.
  */
-import { errorMessage } from '@mcpkit/core/errors';
-import { DEFAULT_STALL_TIMEOUT_MS, RootSet, StallGuard } from '@mcpkit/core/roots';
-import { type ServerBin, UsageError } from '@mcpkit/core/runner';
+import { commandLineRoots, type ServerBin, UsageError } from '@mcpkit/core/runner';
 import { createGitApp, NAME, PACKAGE_JSON } from './server.js';
 
 export const cli: ServerBin = {
@@ -60,14 +58,7 @@ export const cli: ServerBin = {
         'Give at least one repository or folder of repositories, e.g. mcpkit-git --repository ~/src/app.',
       );
     }
-    const roots = await RootSet.create(dirs, {
-      // A directory on a stalled network or FUSE mount is served as given, with a warning: it
-      // cannot hang the start.
-      stallGuard: new StallGuard({ timeoutMs: DEFAULT_STALL_TIMEOUT_MS }),
-      warn: (line) => log.warn(line),
-    }).catch((error: unknown) => {
-      throw new UsageError(errorMessage(error));
-    });
+    const roots = await commandLineRoots(dirs, log);
     const only = dirs.length === 1 ? dirs[0] : undefined;
     const defaultRepository = repositories[0] ?? only;
     return createGitApp({

@@ -80,7 +80,10 @@ export async function attackFixture(): Promise<AttackFixture> {
   };
 }
 
-/** SHA-256 of each file under `dir` (a link records its target), keyed by path relative to `dir`. */
+/**
+ * SHA-256 of each file under `dir` (a link records its target; a FIFO, socket or device only that
+ * it is one, since reading it could wait forever), keyed by path relative to `dir`.
+ */
 export async function fingerprint(dir: string, prefix = ''): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   for (const entry of await readdir(join(dir, prefix)).catch(() => [] as string[])) {
@@ -89,6 +92,7 @@ export async function fingerprint(dir: string, prefix = ''): Promise<Map<string,
     const info = await lstat(path);
     if (info.isSymbolicLink()) found.set(rel, `link:${await readlink(path)}`);
     else if (info.isDirectory()) for (const [k, v] of await fingerprint(dir, rel)) found.set(k, v);
+    else if (!info.isFile()) found.set(rel, 'special');
     else
       found.set(
         rel,

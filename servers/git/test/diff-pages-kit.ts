@@ -1,11 +1,14 @@
 /**
- * Paging through a diff tool in the tests: every page from the first to the last, and the clock
- * moved past the time the first page's output is kept, so the next page runs git again.
+ * Paging through a diff tool in the tests: every page from the first to the last, the clock moved
+ * past the time the first page's output is kept (so the next page runs git again), and a merge
+ * conflict, whose diff git prints ahead of the other files.
  */
-import type { TestSession } from '@mcpkit/core/testing';
-import { textOf } from '@mcpkit/core/testing';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type TestSession, textOf } from '@mcpkit/core/testing';
 import { expect, vi } from 'vitest';
 import { KEEP_MS } from '../src/git/diff-runs.js';
+import { git } from './repo-kit.js';
 
 /**
  * The diff lines of every page of `tool` with `args`, from the first page to the last, checking
@@ -43,4 +46,24 @@ export async function allPages(
 export function forgetKeptOutput(): void {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(Date.now() + KEEP_MS + 1000);
+}
+
+/**
+ * Leaves the repository at `repo` in a merge that conflicts on `m.txt` (150 lines, each side its
+ * own), with `a.txt` and `z.txt` changed in the work tree around it. `line` writes line `i` of a
+ * side named `tag`.
+ */
+export async function mergeConflict(repo: string, line: (tag: string, i: number) => string): Promise<void> {
+  const rows = (tag: string) => Array.from({ length: 150 }, (_, i) => line(tag, i)).join('');
+  for (const name of ['a.txt', 'm.txt', 'z.txt']) await writeFile(join(repo, name), rows('base'));
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'base');
+  git(repo, 'checkout', '-q', '-b', 'other');
+  await writeFile(join(repo, 'm.txt'), rows('other'));
+  git(repo, 'commit', '-q', '-am', 'other');
+  git(repo, 'checkout', '-q', 'main');
+  await writeFile(join(repo, 'm.txt'), rows('main'));
+  git(repo, 'commit', '-q', '-am', 'main');
+  expect(() => git(repo, 'merge', '-q', 'other')).toThrow();
+  for (const name of ['a.txt', 'z.txt']) await writeFile(join(repo, name), rows(name));
 }

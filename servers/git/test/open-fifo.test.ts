@@ -11,17 +11,11 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { fingerprint } from './attack-kit.js';
 import { perTest } from './read-kit.js';
 
 // The home every git process gets, where a `~/` include leads: set before the server's modules load.
-const home = await vi.hoisted(async () => {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const path = await import('node:path');
-  const dir = mkdtempSync(path.join(tmpdir(), 'mcpkit-git-home-'));
-  process.env.HOME = dir;
-  return dir;
-});
+const home = await vi.hoisted(() => import('./home-kit.js').then((kit) => kit.useTempHome()));
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -98,10 +92,13 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
         `[INCLUDE]\n\tPath = ${join(fx.outside, 'abs')}\n`, // any case
       ];
       const original = await readFile(config, 'utf8');
+      const untouched = await fingerprint(fx.base);
       for (const form of forms) {
         await appendFile(config, form);
         await allRefuse(session, INCLUDED, fx.base);
         await writeFile(config, original);
+        // Refused before git ran: the writers among the tools changed nothing, here or outside.
+        expect(await fingerprint(fx.base)).toEqual(untouched);
         await served(session);
       }
     });
@@ -112,8 +109,10 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
       const module = join(fx.repo, '.git', 'modules', 'lib');
       mkdirSync(module, { recursive: true });
       await writeFile(join(module, 'config'), `[include]\n\tpath = ${fifo(join(fx.outside, 'sub'))}\n`);
+      const untouched = await fingerprint(fx.base);
       const result = await session.callTool('git_status', {});
       expect(textOf(result)).toBe(INCLUDED);
+      expect(await fingerprint(fx.base)).toEqual(untouched);
       rmSync(join(module, 'config'));
       await served(session);
     });
@@ -129,8 +128,10 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
         const had = existsSync(path);
         if (had) renameSync(path, kept);
         fifo(path);
+        const untouched = await fingerprint(fx.base);
         const result = await session.callTool('git_status', {});
         expect(textOf(result), name).toBe(fixed(`".git/${name}"`));
+        expect(await fingerprint(fx.base)).toEqual(untouched);
         rmSync(path);
         if (had) renameSync(kept, path);
         await served(session);

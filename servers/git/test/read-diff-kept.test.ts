@@ -4,38 +4,23 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
+import { textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { allPages, forgetKeptOutput } from './diff-pages-kit.js';
-import { type ReadFixture, readFixture } from './read-kit.js';
+import { allPages, forgetKeptOutput, mergeConflict } from './diff-pages-kit.js';
+import { perTest } from './read-kit.js';
 import { git } from './repo-kit.js';
 
 describe.each(['legacy', 'modern'] as const)('diff pages from the kept output, %s era', (era) => {
-  let fx: ReadFixture;
-  let session: TestSession | undefined;
-  afterEach(async () => {
+  const t = perTest(era);
+  afterEach(() => {
     vi.useRealTimers();
-    await session?.close();
-    session = undefined;
-    await fx.cleanup();
   });
 
   it("cuts the same pages from the first page's output as git gives when it runs again", async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     // Many files with wide characters, a merge conflict git prints ahead of them, and a commit.
-    const rows = (tag: string) => Array.from({ length: 150 }, (_, i) => `${tag} row ${i}, é 😀\n`).join('');
-    for (const name of ['a.txt', 'm.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows('base'));
-    git(fx.repo, 'add', '-A');
-    git(fx.repo, 'commit', '-q', '-m', 'base');
-    git(fx.repo, 'checkout', '-q', '-b', 'other');
-    await writeFile(join(fx.repo, 'm.txt'), rows('other'));
-    git(fx.repo, 'commit', '-q', '-am', 'other');
-    git(fx.repo, 'checkout', '-q', 'main');
-    await writeFile(join(fx.repo, 'm.txt'), rows('main'));
-    git(fx.repo, 'commit', '-q', '-am', 'main');
-    expect(() => git(fx.repo, 'merge', '-q', 'other')).toThrow();
-    for (const name of ['a.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows(name));
-    session = await connect(fx.app, { era });
+    await mergeConflict(fx.repo, (tag, i) => `${tag} row ${i}, é 😀\n`);
+    const session = await t.connect(fx.app);
     for (const [tool, args] of [
       ['git_diff_unstaged', { max_bytes: 1024 }],
       ['git_show', { revision: 'HEAD~1', max_bytes: 1024 }],
@@ -49,11 +34,11 @@ describe.each(['legacy', 'modern'] as const)('diff pages from the kept output, %
   });
 
   it("reads a diff's later pages from its first page's run, and runs git again once they are read", async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     const big = Array.from({ length: 400 }, (_, i) => `line ${i}\n`).join('');
     await writeFile(join(fx.repo, 'README.md'), big);
     const before = git(fx.repo, 'diff', '--no-color').replace(/\n$/, '');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const first = await session.callTool('git_diff_unstaged', { max_bytes: 1024 });
     const second = (first.structuredContent as { nextCursor?: string }).nextCursor;
     expect(second).toBeDefined();

@@ -1,11 +1,11 @@
 import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect, type TestSession, textOf } from '@mcpkit/core/testing';
+import { textOf } from '@mcpkit/core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseNumstat } from '../src/git/parse-numstat.js';
 import { unquotePath } from '../src/git/quoted-path.js';
-import { allPages, forgetKeptOutput } from './diff-pages-kit.js';
-import { type ReadFixture, readFixture } from './read-kit.js';
+import { allPages, forgetKeptOutput, mergeConflict } from './diff-pages-kit.js';
+import { perTest } from './read-kit.js';
 import { git } from './repo-kit.js';
 
 describe('quoted paths', () => {
@@ -17,21 +17,17 @@ describe('quoted paths', () => {
 });
 
 describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
-  let fx: ReadFixture;
-  let session: TestSession | undefined;
-  afterEach(async () => {
+  const t = perTest(era);
+  afterEach(() => {
     vi.useRealTimers();
-    await session?.close();
-    session = undefined;
-    await fx.cleanup();
   });
 
   it('shows unstaged and staged changes apart, with an overview of the files', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     await writeFile(join(fx.repo, 'README.md'), '# App, changed\n');
     await writeFile(join(fx.repo, 'src/main.ts'), 'export const a = 3;\n');
     git(fx.repo, 'add', 'src/main.ts');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
 
     const unstaged = await session.callTool('git_diff_unstaged', { repo_path: fx.repo });
     expect(unstaged.isError).toBeFalsy();
@@ -52,16 +48,16 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('says so when nothing changed', async () => {
-    fx = await readFixture();
-    session = await connect(fx.app, { era });
+    const fx = await t.fixture();
+    const session = await t.connect(fx.app);
     expect(textOf(await session.callTool('git_diff_unstaged', {}))).toBe('No unstaged changes.');
     expect(textOf(await session.callTool('git_diff_staged', {}))).toBe('No staged changes.');
   });
 
   it('diffs the work tree against a resolved target, with the context asked for and only the paths given', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     await writeFile(join(fx.repo, 'src/main.ts'), 'export const a = 3;\n');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const all = await session.callTool('git_diff', { target: 'HEAD~2', context_lines: 0 });
     expect(all.structuredContent).toMatchObject({
       files: [
@@ -82,7 +78,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('pages a large diff by file, hunk and line, and the pages add up to the whole diff', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     const files = Array.from({ length: 20 }, (_, f) => `file-${String(f).padStart(2, '0')}.txt`);
     const body = (f: number, tag: string) =>
       Array.from({ length: 60 }, (_, i) => `${tag} line ${i} of file ${f}, é 😀\n`).join('');
@@ -91,7 +87,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
     git(fx.repo, 'commit', '-q', '-m', 'many files');
     for (const [f, name] of files.entries()) await writeFile(join(fx.repo, name), body(f, 'new'));
     const whole = git(fx.repo, 'diff', '--no-color').replace(/\n$/, '');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const first = await session.callTool('git_diff_unstaged', { max_bytes: 2048 });
     expect((first.structuredContent as { files: unknown[] }).files).toHaveLength(20);
     const { diff, pages } = await allPages(session, 'git_diff_unstaged', { max_bytes: 2048 });
@@ -100,20 +96,9 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('pages through the diff of a merge conflict, which git prints before the other files', async () => {
-    fx = await readFixture();
-    const rows = (tag: string) => Array.from({ length: 150 }, (_, i) => `${tag} row ${i}\n`).join('');
-    for (const name of ['a.txt', 'm.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows('base'));
-    git(fx.repo, 'add', '-A');
-    git(fx.repo, 'commit', '-q', '-m', 'base');
-    git(fx.repo, 'checkout', '-q', '-b', 'other');
-    await writeFile(join(fx.repo, 'm.txt'), rows('other'));
-    git(fx.repo, 'commit', '-q', '-am', 'other');
-    git(fx.repo, 'checkout', '-q', 'main');
-    await writeFile(join(fx.repo, 'm.txt'), rows('main'));
-    git(fx.repo, 'commit', '-q', '-am', 'main');
-    expect(() => git(fx.repo, 'merge', '-q', 'other')).toThrow();
-    for (const name of ['a.txt', 'z.txt']) await writeFile(join(fx.repo, name), rows(name));
-    session = await connect(fx.app, { era });
+    const fx = await t.fixture();
+    await mergeConflict(fx.repo, (tag, i) => `${tag} row ${i}\n`);
+    const session = await t.connect(fx.app);
     const { diff, pages } = await allPages(session, 'git_diff_unstaged', { max_bytes: 1024 });
     // Counted against the current branch, as the last of the two lines --numstat gives a conflict.
     const counted = parseNumstat(git(fx.repo, 'diff', '--numstat', '-z')).filter((f) => f.path === 'm.txt');
@@ -124,10 +109,10 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('refuses a cursor after the diff changed, with other arguments, or forged', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     const big = Array.from({ length: 400 }, (_, i) => `line ${i}\n`).join('');
     await writeFile(join(fx.repo, 'README.md'), big);
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const first = await session.callTool('git_diff_unstaged', { max_bytes: 1024 });
     const cursor = (first.structuredContent as { nextCursor?: string }).nextCursor;
     expect(cursor).toBeDefined();
@@ -152,7 +137,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('shows a commit with its whole message and its diff against the first parent', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     await writeFile(join(fx.repo, 'src/main.ts'), 'export const a = 5;\n');
     git(
       fx.repo,
@@ -162,7 +147,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
       'Change a\n\nBecause.\ncommit 0000000000000000000000000000000000000000',
     );
     const sha = git(fx.repo, 'rev-parse', 'HEAD').trim();
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
 
     const shown = await session.callTool('git_show', { revision: 'HEAD' });
     expect(shown.isError).toBeFalsy();
@@ -192,7 +177,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('shows a merge against its first parent', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     git(fx.repo, 'checkout', '-q', '-b', 'topic');
     await writeFile(join(fx.repo, 'topic.txt'), 'topic\n');
     git(fx.repo, 'add', 'topic.txt');
@@ -202,7 +187,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
     git(fx.repo, 'add', 'main.txt');
     git(fx.repo, 'commit', '-q', '-m', 'main work');
     git(fx.repo, 'merge', '-q', '--no-ff', '-m', 'Merge topic', 'topic');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const merge = await session.callTool('git_show', { revision: 'HEAD' });
     expect(merge.structuredContent).toMatchObject({ files: [{ path: 'topic.txt', added: 1, deleted: 0 }] });
     expect((merge.structuredContent as { commit: { parents: string[] } }).commit.parents).toHaveLength(2);
@@ -211,11 +196,11 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('pages the diff of a large commit, the commit on the first page only', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     await writeFile(join(fx.repo, 'big.txt'), Array.from({ length: 300 }, (_, i) => `row ${i}\n`).join(''));
     git(fx.repo, 'add', 'big.txt');
     git(fx.repo, 'commit', '-q', '-m', 'big');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
     const first = await session.callTool('git_show', { revision: 'main', max_bytes: 1024 });
     const one = first.structuredContent as { commit?: { subject: string }; nextCursor?: string };
     expect(one.commit?.subject).toBe('big');
@@ -231,7 +216,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('names every kind of change, counts it as --numstat does, and pages through odd names', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     const rows = (tag: string) => Array.from({ length: 80 }, (_, i) => `${tag} row ${i}\n`).join('');
     const texts = ['with space.txt', 'dir b/x b.txt', 'é-accent.txt', 'q"uote.txt', 'tab\there.txt'];
     const others = ['gone.txt', 'to-link.txt', 'moved-from.txt', 'mode.sh'];
@@ -252,7 +237,7 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
     git(fx.repo, 'add', '-A');
     // Headers without a/ and b/ would be ambiguous: the server pins them whatever this says.
     git(fx.repo, 'config', 'diff.noprefix', 'true');
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
 
     const first = await session.callTool('git_diff_staged', {});
     const numstat = parseNumstat(git(fx.repo, 'diff', '--cached', '--numstat', '-z'));
@@ -277,13 +262,13 @@ describe.each(['legacy', 'modern'] as const)('diff tools, %s era', (era) => {
   });
 
   it('resumes in the file a page stopped in, whatever changed before it, until that file leaves the diff', async () => {
-    fx = await readFixture();
+    const fx = await t.fixture();
     const rows = (tag: string) => Array.from({ length: 200 }, (_, i) => `${tag} row ${i}\n`).join('');
     for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(join(fx.repo, name), rows('old'));
     git(fx.repo, 'add', '-A');
     git(fx.repo, 'commit', '-q', '-m', 'three files');
     for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(join(fx.repo, name), rows(name));
-    session = await connect(fx.app, { era });
+    const session = await t.connect(fx.app);
 
     // Page on until a page ends inside b.txt.
     let cursor: string | undefined;

@@ -11,19 +11,13 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { type TestSession, textOf } from '@mcpkit/core/testing';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { fingerprint } from './attack-kit.js';
 import { perTest } from './read-kit.js';
 import { git } from './repo-kit.js';
 
 // The user's home, where git finds their own ignore and attributes files: set before the server's
 // modules load, since the hardening reads it once.
-const home = await vi.hoisted(async () => {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const path = await import('node:path');
-  const dir = mkdtempSync(path.join(tmpdir(), 'mcpkit-git-home-'));
-  process.env.HOME = dir;
-  return dir;
-});
+const home = await vi.hoisted(() => import('./home-kit.js').then((kit) => kit.useTempHome()));
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -60,6 +54,8 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
       await writeFile(join(fx.repo, 'debug.log'), 'noise\n');
       await writeFile(join(fx.repo, 'notes.txt'), 'kept\n');
       await writeFile(join(fx.repo, 'README.md'), '# App, changed\n');
+      // Nothing outside the allowed directories is changed, the FIFOs there included.
+      const outside = await fingerprint(fx.outside);
       const session = await t.connect(fx.app);
       await answered(session, [
         ['git_status', {}],
@@ -70,6 +66,7 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
         ['git_blame', { path: 'README.md' }],
         ['git_add', { files: ['notes.txt'] }],
       ]);
+      expect(await fingerprint(fx.outside)).toEqual(outside);
       // The user's own ignore file still counts: the log file is not listed, the notes were staged.
       const status = textOf(await session.callTool('git_status', {}));
       expect(status).toContain('notes.txt');
@@ -90,6 +87,8 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
       git(fx.repo, 'config', 'log.showSignature', 'true');
       await writeFile(join(fx.repo, 'README.md'), '# App, changed\n');
       git(fx.repo, 'add', 'README.md');
+      // Nothing outside the allowed directories is changed, the FIFOs there included.
+      const outside = await fingerprint(fx.outside);
       const session = await t.connect(fx.app);
       await answered(session, [
         ['git_blame', { path: 'README.md' }],
@@ -98,12 +97,15 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
         ['git_show', { revision: 'HEAD' }],
         ['git_commit', { message: 'Change the title' }],
       ]);
+      expect(await fingerprint(fx.outside)).toEqual(outside);
       git(fx.repo, 'config', '--unset', 'mailmap.file');
       expect(git(fx.repo, 'log', '-1', '--format=%s').trim()).toBe('Change the title');
     });
 
     it('refuses to blame, in one sentence, where git would wait on a file of the repository', async () => {
       const fx = await t.fixture();
+      // Nothing outside the allowed directories is changed, the FIFOs there included.
+      const outside = await fingerprint(fx.outside);
       const session = await t.connect(fx.app);
       const gitDir = join(fx.repo, '.git');
       const cases: Array<[make: () => void, path: string]> = [
@@ -140,6 +142,7 @@ describe.skipIf(process.platform === 'win32').each(['legacy', 'modern'] as const
         }
         rmSync(path, { force: true });
       }
+      expect(await fingerprint(fx.outside)).toEqual(outside);
       // A link named like a work tree file is no danger: git does not follow it there.
       symlinkSync(fifo(fx.outside, 'linked'), join(fx.repo, '.mailmap'));
       await answered(session, [['git_blame', { path: 'docs/guide.md' }]]);

@@ -4,8 +4,7 @@
  * bundle manifest, server.json and the README's install examples.
  */
 import { errorMessage } from '@mcpkit/core/errors';
-import { DEFAULT_STALL_TIMEOUT_MS, RootSet, StallGuard } from '@mcpkit/core/roots';
-import { type ServerBin, secondsOption, UsageError } from '@mcpkit/core/runner';
+import { commandLineRoots, type ServerBin, secondsOption, UsageError } from '@mcpkit/core/runner';
 import { createSqliteApp, NAME, PACKAGE_JSON } from './server.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIME_LIMIT_S } from './sql/query-limits.js';
 
@@ -95,17 +94,7 @@ export const cli: ServerBin = {
         return `${source} is ${JSON.stringify(shown)}, but the time limit must be a whole number of seconds from 1 to ${MAX_TIME_LIMIT_S}.`;
       },
     );
-    const roots =
-      exportDirs.length > 0
-        ? await RootSet.create(exportDirs, {
-            // A directory on a stalled network or FUSE mount is served as given, with a warning: it
-            // cannot hang the start.
-            stallGuard: new StallGuard({ timeoutMs: DEFAULT_STALL_TIMEOUT_MS }),
-            warn: (line) => log.warn(line),
-          }).catch((error: unknown) => {
-            throw new UsageError(errorMessage(error));
-          })
-        : undefined;
+    const roots = exportDirs.length > 0 ? await commandLineRoots(exportDirs, log) : undefined;
     try {
       return createSqliteApp({
         database,

@@ -11,6 +11,7 @@ export {
   TOKEN_ENV,
   UsageError,
 } from './cli.js';
+export { commandLineRoots } from './command-line-roots.js';
 export { envName } from './env.js';
 export { runServer } from './run.js';
 export { type SecondsRange, secondsOption } from './seconds.js';
